@@ -1,0 +1,345 @@
+import { adoptRaw } from './adopt';
+import type { ByteString } from './byte-string';
+import type { DataList } from './data-list';
+import { NULL } from './data-null';
+import type { DataValue } from './data-value';
+import { ClassCastException, UnsupportedOperationException } from './errors';
+import {
+  collectInstrumented,
+  copyGraph,
+  deepEquals,
+  makeGraphReadOnly,
+  materializeChildren,
+  setInstrumenting,
+  clearInstrumented,
+  type InstrumentedEntry,
+} from './graph';
+import {
+  ACCESS,
+  INSERTED,
+  INSTRUMENTING,
+  KIND,
+  KIND_BYTES,
+  KIND_LIST,
+  KIND_MAP,
+  MADE_READ_ONLY,
+  READ_ONLY,
+  STORE,
+  getOwn,
+  hasOwn,
+  isRawNode,
+  setOwn,
+  type Store,
+} from './internal';
+import { checkValue } from './value-check';
+import { toDebugString } from './debug-string';
+import { ReadonlyCollectionView, ReadonlySetView } from './views';
+
+export type DataMapInit = DataMap | Iterable<readonly [string, DataValue]> | { readonly [key: string]: DataValue };
+
+/**
+ * A JSON object: string keys to {@link DataValue}s, schema-unaware.
+ *
+ * Values are checked on insertion (no `null`/`undefined`/functions/plain objects/cycles); a read-only map
+ * throws {@link UnsupportedOperationException} on mutation. Key order is insertion order (integer-like keys
+ * first, as for any JS object); peers must not depend on order.
+ */
+export class DataMap implements Iterable<[string, DataValue]> {
+  declare readonly [KIND]: number;
+  /** @internal */ [STORE]: Store = {};
+  /** @internal */ [READ_ONLY] = false;
+  /** @internal */ [MADE_READ_ONLY] = false;
+  /** @internal */ [INSERTED] = false;
+  /** @internal */ [INSTRUMENTING] = false;
+  /** @internal */ [ACCESS]: Map<string, number> | null = null;
+
+  constructor(init?: DataMapInit) {
+    if (init !== undefined) this.putAll(init);
+  }
+
+  /** Number of entries. */
+  get size(): number {
+    let n = 0;
+    for (const k in this[STORE]) if (hasOwn(this[STORE], k)) n++;
+    return n;
+  }
+
+  isEmpty(): boolean {
+    for (const k in this[STORE]) if (hasOwn(this[STORE], k)) return false;
+    return true;
+  }
+
+  /** The value for `key`, or undefined when absent. */
+  get(key: string): DataValue | undefined {
+    if (this[INSTRUMENTING]) this.countAccess(key);
+    const store = this[STORE];
+    const v = store[key];
+    if (typeof v === 'object') {
+      if (v === null) return NULL;
+      if ((v as { [KIND]?: number })[KIND] !== undefined) return v as DataValue;
+      if (key === '__proto__' && !hasOwn(store, key)) return undefined;
+      const adopted = adoptRaw(v as Store, true);
+      setOwn(store, key, adopted);
+      return adopted;
+    }
+    if (v === undefined || typeof v === 'function') return undefined;
+    return v as DataValue;
+  }
+
+  has(key: string): boolean {
+    if (this[INSTRUMENTING]) this.countAccess(key);
+    return getOwn(this[STORE], key) !== undefined;
+  }
+
+  /** Java's name for {@link has}. */
+  containsKey(key: string): boolean {
+    return this.has(key);
+  }
+
+  /** Sets `key` to `value`; returns the previous value or undefined. */
+  put(key: string, value: DataValue): DataValue | undefined {
+    this.checkMutable();
+    if (typeof key !== 'string') throw new ClassCastException(`DataMap keys are strings, got ${typeof key}`);
+    const checked = checkValue(this, value, `DataMap key '${key}'`);
+    const previous = this.peek(key);
+    setOwn(this[STORE], key, checked);
+    return previous;
+  }
+
+  /** Sets `key` to `value` and returns this map, for chaining. */
+  set(key: string, value: DataValue): this {
+    this.put(key, value);
+    return this;
+  }
+
+  /** Removes `key`; returns the removed value or undefined. */
+  remove(key: string): DataValue | undefined {
+    this.checkMutable();
+    const previous = this.peek(key);
+    if (previous !== undefined) delete this[STORE][key];
+    return previous;
+  }
+
+  clear(): void {
+    this.checkMutable();
+    this[STORE] = {};
+  }
+
+  /** Puts every entry of `entries`. */
+  putAll(entries: DataMapInit): void {
+    this.checkMutable();
+    if (entries instanceof DataMap) {
+      for (const [k, v] of entries) this.put(k, v);
+    } else if (isIterable(entries)) {
+      for (const [k, v] of entries) this.put(k, v);
+    } else {
+      for (const k of Object.keys(entries)) this.put(k, entries[k]!);
+    }
+  }
+
+  /** The string at `key`; undefined when absent; {@link ClassCastException} when another type. */
+  getString(key: string): string | undefined {
+    return this.typed(key, 'string', (v): v is string => typeof v === 'string');
+  }
+
+  getBoolean(key: string): boolean | undefined {
+    return this.typed(key, 'boolean', (v): v is boolean => typeof v === 'boolean');
+  }
+
+  /** A number (int, float or double, or a long inside ±2^53). */
+  getNumber(key: string): number | undefined {
+    return this.typed(key, 'number', (v): v is number => typeof v === 'number');
+  }
+
+  /** An integral number or a bigint (a long). */
+  getLong(key: string): number | bigint | undefined {
+    return this.typed(key, 'long', (v): v is number | bigint => typeof v === 'bigint' || Number.isInteger(v));
+  }
+
+  getByteString(key: string): ByteString | undefined {
+    return this.typed(key, 'ByteString', (v): v is ByteString => kindOfValue(v) === KIND_BYTES);
+  }
+
+  getDataMap(key: string): DataMap | undefined {
+    return this.typed(key, 'DataMap', (v): v is DataMap => kindOfValue(v) === KIND_MAP);
+  }
+
+  getDataList(key: string): DataList | undefined {
+    return this.typed(key, 'DataList', (v): v is DataList => kindOfValue(v) === KIND_LIST);
+  }
+
+  /** Live, unmodifiable view of the keys. */
+  keySet(): ReadonlySetView<string> {
+    return new ReadonlySetView<string>(
+      () => this.size,
+      () => this.keys(),
+      (k) => typeof k === 'string' && this.has(k),
+    );
+  }
+
+  /** Live, unmodifiable view of the entries. */
+  entrySet(): ReadonlyCollectionView<readonly [string, DataValue]> {
+    return new ReadonlyCollectionView<readonly [string, DataValue]>(
+      () => this.size,
+      () => this.entries(),
+    );
+  }
+
+  /** Live, unmodifiable view of the values. */
+  values(): ReadonlyCollectionView<DataValue> {
+    return new ReadonlyCollectionView<DataValue>(
+      () => this.size,
+      () => this.valueIterator(),
+    );
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const k of Object.keys(this[STORE])) yield k;
+  }
+
+  *entries(): IterableIterator<[string, DataValue]> {
+    const store = this[STORE];
+    for (const k of Object.keys(store)) {
+      const v = this.peek(k);
+      if (v !== undefined) yield [k, v];
+    }
+  }
+
+  private *valueIterator(): IterableIterator<DataValue> {
+    for (const [, v] of this.entries()) yield v;
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, DataValue]> {
+    return this.entries();
+  }
+
+  forEach(fn: (value: DataValue, key: string, map: this) => void): void {
+    for (const [k, v] of this.entries()) fn(v, k, this);
+  }
+
+  /** Makes this map (only) read-only; irreversible. */
+  setReadOnly(): void {
+    this[READ_ONLY] = true;
+  }
+
+  /** Makes this map and everything reachable from it read-only; irreversible. */
+  makeReadOnly(): void {
+    makeGraphReadOnly(this);
+  }
+
+  isReadOnly(): boolean {
+    return this[READ_ONLY];
+  }
+
+  /** True when {@link makeReadOnly} was called on this map (the whole graph below is read-only). */
+  isMadeReadOnly(): boolean {
+    return this[MADE_READ_ONLY];
+  }
+
+  /** Shallow copy: a new mutable map holding the same values (containers shared, not copied). */
+  clone(): DataMap {
+    materializeChildren(this);
+    const copy = new DataMap();
+    copy[STORE] = Object.assign({}, this[STORE]);
+    if (hasOwn(this[STORE], '__proto__')) setOwn(copy[STORE], '__proto__', this[STORE]['__proto__']);
+    return copy;
+  }
+
+  /** Deep copy, isomorphic to this graph (a node shared twice is shared twice in the copy); all mutable. */
+  copy(): DataMap {
+    return copyGraph(this) as DataMap;
+  }
+
+  /** Starts counting reads (`get`, `has`) here and in every container below. */
+  startInstrumentingAccess(): void {
+    setInstrumenting(this, true);
+  }
+
+  stopInstrumentingAccess(): void {
+    setInstrumenting(this, false);
+  }
+
+  clearInstrumentedData(): void {
+    clearInstrumented(this);
+  }
+
+  /**
+   * Which leaf paths were read and how often. Paths use `.key` for map entries and `[i]` for list
+   * elements (`.a.b[0]`); with `collectAllData`, leaves never read are included with count 0.
+   */
+  collectInstrumentedData(collectAllData = false): Map<string, InstrumentedEntry> {
+    return collectInstrumented(this, collectAllData);
+  }
+
+  /** Deep equality of content (not of read-only or instrumentation state). */
+  equals(other: unknown): boolean {
+    return other instanceof DataMap && deepEquals(this, other);
+  }
+
+  /** JSON text of the map (longs exact, bytes as Avro strings). */
+  toString(): string {
+    return toDebugString(this);
+  }
+
+  /**
+   * For `JSON.stringify` only: returns the backing store (nested containers have their own `toJSON`).
+   * Do not mutate the result.
+   */
+  toJSON(): object {
+    return this[STORE];
+  }
+
+  /** Value without instrumentation, adopting a raw node if needed. */
+  private peek(key: string): DataValue | undefined {
+    const store = this[STORE];
+    const v = getOwn(store, key);
+    if (v === undefined) return undefined;
+    if (v === null) return NULL;
+    if (isRawNode(v)) {
+      const adopted = adoptRaw(v, true);
+      setOwn(store, key, adopted);
+      return adopted;
+    }
+    return v as DataValue;
+  }
+
+  private typed<T>(key: string, typeName: string, guard: (v: DataValue) => v is DataValue & T): T | undefined {
+    const v = this.get(key);
+    if (v === undefined) return undefined;
+    if (!guard(v)) throw new ClassCastException(`DataMap key '${key}' holds ${describe(v)}, not a ${typeName}`);
+    return v;
+  }
+
+  private countAccess(key: string): void {
+    const counts = (this[ACCESS] ??= new Map());
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+
+  private checkMutable(): void {
+    if (this[READ_ONLY]) throw new UnsupportedOperationException('Cannot modify a read-only DataMap');
+  }
+}
+Object.defineProperty(DataMap.prototype, KIND, { value: KIND_MAP });
+
+function kindOfValue(v: DataValue): number {
+  return typeof v === 'object' ? v[KIND] : 0;
+}
+
+function isIterable(v: object): v is Iterable<readonly [string, DataValue]> {
+  return typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function';
+}
+
+/** Short description of a value's type for error messages. */
+export function describe(v: unknown): string {
+  if (typeof v !== 'object' || v === null) return typeof v === 'bigint' ? 'a long' : `a ${typeof v}`;
+  switch ((v as { [KIND]?: number })[KIND]) {
+    case KIND_MAP:
+      return 'a DataMap';
+    case KIND_LIST:
+      return 'a DataList';
+    case KIND_BYTES:
+      return 'a ByteString';
+    default:
+      return 'Data.NULL';
+  }
+}

@@ -1,0 +1,19 @@
+export { ByteString } from './byte-string';
+export { Data, type JsValue } from './data';
+export { DataList } from './data-list';
+export { DataMap, type DataMapInit } from './data-map';
+export { DataNull } from './data-null';
+export type { DataComplex, DataPrimitive, DataValue } from './data-value';
+export {
+  ClassCastException,
+  DataDecodingException,
+  DataEncodingException,
+  IllegalDataValueException,
+  IndexOutOfBoundsException,
+  UnsupportedContentTypeException,
+  UnsupportedOperationException,
+} from './errors';
+export type { InstrumentedEntry } from './graph';
+export { ReadonlyCollectionView, ReadonlySetView } from './views';
+export type { DataCodec } from './codecs/data-codec';
+export { JsonCodec, JSON_CONTENT_TYPE } from './codecs/json-codec';

@@ -1,0 +1,78 @@
+/**
+ * The one registry of Svc error codes (see `docs/errors.md`, kept in step by a test).
+ *
+ * Each code names the area (`SVC_ERR_<AREA>_<WHAT>`), the error class that carries it, the HTTP status
+ * it maps to at the edge, and a one-line summary. Codes are stable: never reuse or rename one.
+ */
+export interface ErrorCodeInfo {
+  /** The `name` of the error class thrown with this code. */
+  readonly errorName: string;
+  /** HTTP status used when this error reaches the HTTP edge. */
+  readonly status: number;
+  /** One line for `docs/errors.md`. */
+  readonly summary: string;
+}
+
+export const ERROR_CODES = {
+  SVC_ERR_DATA_READ_ONLY: {
+    errorName: 'UnsupportedOperationException',
+    status: 500,
+    summary: 'A read-only DataMap or DataList was mutated.',
+  },
+  SVC_ERR_DATA_UNMODIFIABLE_VIEW: {
+    errorName: 'UnsupportedOperationException',
+    status: 500,
+    summary: 'An unmodifiable view (keySet, entrySet, values) was mutated.',
+  },
+  SVC_ERR_DATA_ILLEGAL_VALUE: {
+    errorName: 'IllegalDataValueException',
+    status: 500,
+    summary:
+      'A value that the data layer cannot hold (undefined, null, a function, a plain object, NaN, a long out of range...) was inserted.',
+  },
+  SVC_ERR_DATA_CYCLE: {
+    errorName: 'IllegalDataValueException',
+    status: 500,
+    summary: 'Inserting the container would make the object graph cyclic.',
+  },
+  SVC_ERR_DATA_INDEX_OUT_OF_BOUNDS: {
+    errorName: 'IndexOutOfBoundsException',
+    status: 500,
+    summary: 'A DataList or ByteString index is outside its bounds.',
+  },
+  SVC_ERR_DATA_CLASS_CAST: {
+    errorName: 'ClassCastException',
+    status: 500,
+    summary: 'A typed accessor found a value of another type.',
+  },
+  SVC_ERR_DATA_INVALID_BYTES_STRING: {
+    errorName: 'IllegalDataValueException',
+    status: 400,
+    summary: 'A string meant to hold bytes has a character above U+00FF.',
+  },
+  SVC_ERR_DATA_JSON_DECODE: {
+    errorName: 'DataDecodingException',
+    status: 400,
+    summary: 'Malformed JSON input; the message names the byte offset.',
+  },
+  SVC_ERR_DATA_PSON_DECODE: {
+    errorName: 'DataDecodingException',
+    status: 400,
+    summary: 'Malformed, truncated or hostile PSON input; the message names the byte offset.',
+  },
+  SVC_ERR_DATA_ENCODE: {
+    errorName: 'DataEncodingException',
+    status: 500,
+    summary: 'A value could not be encoded.',
+  },
+  SVC_ERR_DATA_UNKNOWN_CONTENT_TYPE: {
+    errorName: 'UnsupportedContentTypeException',
+    status: 415,
+    summary: 'No codec is registered for the content type.',
+  },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The error class names that carry the given code. */
+export type ErrorNameOf<C extends ErrorCode> = (typeof ERROR_CODES)[C]['errorName'];

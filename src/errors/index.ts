@@ -1,0 +1,2 @@
+export { ERROR_CODES, type ErrorCode, type ErrorCodeInfo } from './error-codes';
+export { SvcError, isSvcError } from './svc-error';

@@ -1,0 +1,31 @@
+import { ERROR_CODES, type ErrorCode } from './error-codes';
+
+/**
+ * Base class of every error Svc throws on purpose.
+ *
+ * `name` is the stable class name from the registry and `code` the stable `SVC_ERR_*` code; check those
+ * (see {@link isSvcError}) rather than `instanceof`, since two copies of the package may be loaded.
+ */
+export class SvcError extends Error {
+  readonly code: ErrorCode;
+  /** HTTP status this error maps to at the edge. */
+  readonly statusCode: number;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    const info = ERROR_CODES[code];
+    this.code = code;
+    this.statusCode = info.status;
+    this.name = info.errorName;
+  }
+}
+
+/** True when `err` is an error Svc raised with the given name (and, if given, code); survives duplicate package copies. */
+export function isSvcError(err: unknown, name?: string, code?: ErrorCode): err is SvcError {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: unknown; name?: unknown };
+  if (typeof e.code !== 'string' || !e.code.startsWith('SVC_ERR_') || !(e.code in ERROR_CODES)) return false;
+  if (name !== undefined && e.name !== name) return false;
+  if (code !== undefined && e.code !== code) return false;
+  return true;
+}

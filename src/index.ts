@@ -1,0 +1,6 @@
+/**
+ * Svc: typed HTTP resource services, wire-compatible with the Rest.li 2.0 protocol family.
+ * The package root re-exports the public API of every layer.
+ */
+export * from './data';
+export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';
