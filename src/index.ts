@@ -3,4 +3,5 @@
  * The package root re-exports the public API of every layer.
  */
 export * from './data';
+export * from './schema';
 export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';

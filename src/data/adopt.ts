@@ -1,30 +1,26 @@
 import { DataList } from './data-list';
 import { DataMap } from './data-map';
-import { INSERTED, STORE, type Store } from './internal';
+import { INSERTED, WRAPPER, adoption, type Store } from './internal';
 
 /**
- * Wraps a raw decoded node (plain object or array, see internal.ts) in a container without copying it.
- * The node becomes that container's store; its own raw children stay raw until reached.
+ * The wrapper of a store found inside another store (or at the root of a decoded document): the existing
+ * one, or a new one that takes the store over without copying it.
  */
-export function adoptRaw(raw: Store | unknown[], inserted: boolean): DataMap | DataList {
-  if (Array.isArray(raw)) {
-    const list = new DataList();
-    list[STORE] = raw;
-    list[INSERTED] = inserted;
-    return list;
-  }
-  const map = new DataMap();
-  map[STORE] = raw;
-  map[INSERTED] = inserted;
-  return map;
+export function wrapperOf(store: Store | unknown[], inserted: boolean): DataMap | DataList {
+  const existing = (store as { [WRAPPER]?: DataMap | DataList })[WRAPPER];
+  if (existing !== undefined) return existing;
+  adoption.store = store;
+  const wrapper = Array.isArray(store) ? new DataList() : new DataMap();
+  wrapper[INSERTED] = inserted;
+  return wrapper;
 }
 
-/** A root DataMap over a raw decoded object. */
+/** A root DataMap over a decoded object. */
 export function adoptRootMap(raw: Store): DataMap {
-  return adoptRaw(raw, false) as DataMap;
+  return wrapperOf(raw, false) as DataMap;
 }
 
-/** A root DataList over a raw decoded array. */
+/** A root DataList over a decoded array. */
 export function adoptRootList(raw: unknown[]): DataList {
-  return adoptRaw(raw, false) as DataList;
+  return wrapperOf(raw, false) as DataList;
 }

@@ -3,6 +3,7 @@ import { KIND, KIND_BYTES } from './internal';
 
 const EMPTY_BYTES = new Uint8Array(0);
 // A char above U+00FF cannot be one byte of an "Avro string".
+// eslint-disable-next-line no-control-regex -- U+0000 is a valid byte here
 const NOT_LATIN1 = /[^\u0000-\u00ff]/;
 
 /** Internal access to the parts of a ByteString, for encoders that copy bytes straight into their output. */
@@ -89,7 +90,9 @@ export class ByteString {
   /** The byte at `index`. */
   byteAt(index: number): number {
     if (!Number.isInteger(index) || index < 0 || index >= this.length) {
-      throw new IndexOutOfBoundsException(`Index ${index} is out of bounds for ByteString of length ${this.length}`);
+      throw new IndexOutOfBoundsException(
+        `Index ${index} is out of bounds for ByteString of length ${this.length}`,
+      );
     }
     for (const part of this[BYTE_PARTS]) {
       if (index < part.length) return part[index]!;
@@ -101,7 +104,13 @@ export class ByteString {
 
   /** The bytes from `offset` (inclusive) for `length` bytes, sharing memory with this ByteString. */
   slice(offset: number, length: number = this.length - offset): ByteString {
-    if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0 || offset + length > this.length) {
+    if (
+      !Number.isInteger(offset) ||
+      !Number.isInteger(length) ||
+      offset < 0 ||
+      length < 0 ||
+      offset + length > this.length
+    ) {
       throw new IndexOutOfBoundsException(
         `Slice (offset ${offset}, length ${length}) is out of bounds for ByteString of length ${this.length}`,
       );
@@ -143,7 +152,9 @@ export class ByteString {
   /** Copies the bytes into `target` at `offset`; returns the offset after the last byte written. */
   copyTo(target: Uint8Array, offset: number): number {
     if (offset < 0 || offset + this.length > target.length) {
-      throw new IndexOutOfBoundsException(`Target of length ${target.length} cannot take ${this.length} bytes at ${offset}`);
+      throw new IndexOutOfBoundsException(
+        `Target of length ${target.length} cannot take ${this.length} bytes at ${offset}`,
+      );
     }
     for (const part of this[BYTE_PARTS]) {
       target.set(part, offset);

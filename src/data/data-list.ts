@@ -1,5 +1,3 @@
-import { adoptRaw } from './adopt';
-import { NULL } from './data-null';
 import type { DataValue } from './data-value';
 import { IndexOutOfBoundsException, UnsupportedOperationException } from './errors';
 import {
@@ -8,11 +6,22 @@ import {
   copyGraph,
   deepEquals,
   makeGraphReadOnly,
-  materializeChildren,
   setInstrumenting,
   type InstrumentedEntry,
 } from './graph';
-import { ACCESS, INSERTED, INSTRUMENTING, KIND, KIND_LIST, MADE_READ_ONLY, READ_ONLY, STORE, isRawNode, type Store } from './internal';
+import {
+  ACCESS,
+  INSERTED,
+  INSTRUMENTING,
+  KIND,
+  KIND_LIST,
+  MADE_READ_ONLY,
+  READ_ONLY,
+  STORE,
+  WRAPPER,
+  adoption,
+} from './internal';
+import { toValue } from './data-map';
 import { checkValue } from './value-check';
 import { toDebugString } from './debug-string';
 import { ReadonlyCollectionView } from './views';
@@ -23,14 +32,23 @@ import { ReadonlyCollectionView } from './views';
  */
 export class DataList implements Iterable<DataValue> {
   declare readonly [KIND]: number;
-  /** @internal */ [STORE]: unknown[] = [];
-  /** @internal */ [READ_ONLY] = false;
-  /** @internal */ [MADE_READ_ONLY] = false;
-  /** @internal */ [INSERTED] = false;
-  /** @internal */ [INSTRUMENTING] = false;
-  /** @internal */ [ACCESS]: number[] | null = null;
+  /** @internal */ declare readonly [STORE]: unknown[];
+  /** @internal */ declare [READ_ONLY]: boolean;
+  /** @internal */ declare [MADE_READ_ONLY]: boolean;
+  /** @internal */ declare [INSERTED]: boolean;
+  /** @internal */ declare [INSTRUMENTING]: boolean;
+  /** @internal */ declare [ACCESS]: number[] | null;
 
   constructor(init?: Iterable<DataValue>) {
+    const store = (adoption.store as unknown[] | undefined) ?? [];
+    adoption.store = undefined;
+    this[STORE] = store;
+    this[READ_ONLY] = false;
+    this[MADE_READ_ONLY] = false;
+    this[INSERTED] = false;
+    this[INSTRUMENTING] = false;
+    this[ACCESS] = null;
+    (store as { [WRAPPER]?: DataList })[WRAPPER] = this;
     if (init !== undefined) this.addAll(init);
   }
 
@@ -95,13 +113,13 @@ export class DataList implements Iterable<DataValue> {
 
   clear(): void {
     this.checkMutable();
-    this[STORE] = [];
+    this[STORE].length = 0; // in place: parents hold this store itself
   }
 
   /** Index of the first element deep-equal to `value`, or -1. */
   indexOf(value: DataValue): number {
     const n = this[STORE].length;
-    for (let i = 0; i < n; i++) if (sameData(this.peek(i), value)) return i;
+    for (let i = 0; i < n; i++) if (deepEquals(this.peek(i), value)) return i;
     return -1;
   }
 
@@ -148,9 +166,9 @@ export class DataList implements Iterable<DataValue> {
 
   /** Shallow copy: a new mutable list holding the same elements. */
   clone(): DataList {
-    materializeChildren(this);
     const copy = new DataList();
-    copy[STORE] = this[STORE].slice();
+    const to = copy[STORE];
+    for (const v of this[STORE]) to.push(v);
     return copy;
   }
 
@@ -184,27 +202,30 @@ export class DataList implements Iterable<DataValue> {
     return toDebugString(this);
   }
 
+  /** What `console.log` and `util.inspect` show: the class and its JSON text. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `DataList ${toDebugString(this)}`;
+  }
+
+  /** What `console.log` and `util.inspect` show: the class and its JSON text. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `DataList ${toDebugString(this)}`;
+  }
+
   /** For `JSON.stringify` only: returns the backing array. Do not mutate the result. */
   toJSON(): unknown[] {
     return this[STORE];
   }
 
   private peek(index: number): DataValue {
-    const v = this[STORE][index];
-    if (typeof v === 'object') {
-      if (v === null) return NULL;
-      if (isRawNode(v)) {
-        const adopted = adoptRaw(v as Store | unknown[], true);
-        this[STORE][index] = adopted;
-        return adopted;
-      }
-    }
-    return v as DataValue;
+    return toValue(this[STORE][index])!;
   }
 
   private checkIndex(index: number, limit: number): void {
     if (!Number.isInteger(index) || index < 0 || index >= limit) {
-      throw new IndexOutOfBoundsException(`Index ${index} is out of bounds for DataList of size ${this[STORE].length}`);
+      throw new IndexOutOfBoundsException(
+        `Index ${index} is out of bounds for DataList of size ${this[STORE].length}`,
+      );
     }
   }
 
@@ -213,11 +234,3 @@ export class DataList implements Iterable<DataValue> {
   }
 }
 Object.defineProperty(DataList.prototype, KIND, { value: KIND_LIST });
-
-function sameData(a: DataValue, b: DataValue): boolean {
-  if (a === b) return true;
-  if (typeof a === 'object' && typeof b === 'object') {
-    return (a as { equals(o: unknown): boolean }).equals(b);
-  }
-  return false;
-}

@@ -1,4 +1,4 @@
-import { adoptRaw } from './adopt';
+import { wrapperOf } from './adopt';
 import type { ByteString } from './byte-string';
 import type { DataList } from './data-list';
 import { NULL } from './data-null';
@@ -9,7 +9,6 @@ import {
   copyGraph,
   deepEquals,
   makeGraphReadOnly,
-  materializeChildren,
   setInstrumenting,
   clearInstrumented,
   type InstrumentedEntry,
@@ -25,9 +24,10 @@ import {
   MADE_READ_ONLY,
   READ_ONLY,
   STORE,
+  WRAPPER,
+  adoption,
   getOwn,
   hasOwn,
-  isRawNode,
   setOwn,
   type Store,
 } from './internal';
@@ -35,7 +35,8 @@ import { checkValue } from './value-check';
 import { toDebugString } from './debug-string';
 import { ReadonlyCollectionView, ReadonlySetView } from './views';
 
-export type DataMapInit = DataMap | Iterable<readonly [string, DataValue]> | { readonly [key: string]: DataValue };
+export type DataMapInit =
+  DataMap | Iterable<readonly [string, DataValue]> | { readonly [key: string]: DataValue };
 
 /**
  * A JSON object: string keys to {@link DataValue}s, schema-unaware.
@@ -46,14 +47,23 @@ export type DataMapInit = DataMap | Iterable<readonly [string, DataValue]> | { r
  */
 export class DataMap implements Iterable<[string, DataValue]> {
   declare readonly [KIND]: number;
-  /** @internal */ [STORE]: Store = {};
-  /** @internal */ [READ_ONLY] = false;
-  /** @internal */ [MADE_READ_ONLY] = false;
-  /** @internal */ [INSERTED] = false;
-  /** @internal */ [INSTRUMENTING] = false;
-  /** @internal */ [ACCESS]: Map<string, number> | null = null;
+  /** @internal */ declare readonly [STORE]: Store;
+  /** @internal */ declare [READ_ONLY]: boolean;
+  /** @internal */ declare [MADE_READ_ONLY]: boolean;
+  /** @internal */ declare [INSERTED]: boolean;
+  /** @internal */ declare [INSTRUMENTING]: boolean;
+  /** @internal */ declare [ACCESS]: Map<string, number> | null;
 
   constructor(init?: DataMapInit) {
+    const store = (adoption.store as Store | undefined) ?? {};
+    adoption.store = undefined;
+    this[STORE] = store;
+    this[READ_ONLY] = false;
+    this[MADE_READ_ONLY] = false;
+    this[INSERTED] = false;
+    this[INSTRUMENTING] = false;
+    this[ACCESS] = null;
+    (store as { [WRAPPER]?: DataMap })[WRAPPER] = this;
     if (init !== undefined) this.putAll(init);
   }
 
@@ -77,10 +87,10 @@ export class DataMap implements Iterable<[string, DataValue]> {
     if (typeof v === 'object') {
       if (v === null) return NULL;
       if ((v as { [KIND]?: number })[KIND] !== undefined) return v as DataValue;
+      const w = (v as { [WRAPPER]?: DataMap | DataList })[WRAPPER];
+      if (w !== undefined) return w;
       if (key === '__proto__' && !hasOwn(store, key)) return undefined;
-      const adopted = adoptRaw(v as Store, true);
-      setOwn(store, key, adopted);
-      return adopted;
+      return wrapperOf(v as Store, true);
     }
     if (v === undefined || typeof v === 'function') return undefined;
     return v as DataValue;
@@ -122,7 +132,9 @@ export class DataMap implements Iterable<[string, DataValue]> {
 
   clear(): void {
     this.checkMutable();
-    this[STORE] = {};
+    const store = this[STORE];
+    // in place: parents hold this store itself
+    for (const k of Object.keys(store)) delete store[k];
   }
 
   /** Puts every entry of `entries`. */
@@ -238,10 +250,11 @@ export class DataMap implements Iterable<[string, DataValue]> {
 
   /** Shallow copy: a new mutable map holding the same values (containers shared, not copied). */
   clone(): DataMap {
-    materializeChildren(this);
     const copy = new DataMap();
-    copy[STORE] = Object.assign({}, this[STORE]);
-    if (hasOwn(this[STORE], '__proto__')) setOwn(copy[STORE], '__proto__', this[STORE]['__proto__']);
+    const from = this[STORE];
+    const to = copy[STORE];
+    // not Object.assign: it would copy the WRAPPER back-reference too
+    for (const k of Object.keys(from)) setOwn(to, k, from[k]);
     return copy;
   }
 
@@ -281,6 +294,11 @@ export class DataMap implements Iterable<[string, DataValue]> {
     return toDebugString(this);
   }
 
+  /** What `console.log` and `util.inspect` show: the class and its JSON text. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `DataMap ${toDebugString(this)}`;
+  }
+
   /**
    * For `JSON.stringify` only: returns the backing store (nested containers have their own `toJSON`).
    * Do not mutate the result.
@@ -289,24 +307,20 @@ export class DataMap implements Iterable<[string, DataValue]> {
     return this[STORE];
   }
 
-  /** Value without instrumentation, adopting a raw node if needed. */
+  /** Value without instrumentation. */
   private peek(key: string): DataValue | undefined {
-    const store = this[STORE];
-    const v = getOwn(store, key);
-    if (v === undefined) return undefined;
-    if (v === null) return NULL;
-    if (isRawNode(v)) {
-      const adopted = adoptRaw(v, true);
-      setOwn(store, key, adopted);
-      return adopted;
-    }
-    return v as DataValue;
+    return toValue(getOwn(this[STORE], key));
   }
 
-  private typed<T>(key: string, typeName: string, guard: (v: DataValue) => v is DataValue & T): T | undefined {
+  private typed<T>(
+    key: string,
+    typeName: string,
+    guard: (v: DataValue) => v is DataValue & T,
+  ): T | undefined {
     const v = this.get(key);
     if (v === undefined) return undefined;
-    if (!guard(v)) throw new ClassCastException(`DataMap key '${key}' holds ${describe(v)}, not a ${typeName}`);
+    if (!guard(v))
+      throw new ClassCastException(`DataMap key '${key}' holds ${describe(v)}, not a ${typeName}`);
     return v;
   }
 
@@ -320,6 +334,14 @@ export class DataMap implements Iterable<[string, DataValue]> {
   }
 }
 Object.defineProperty(DataMap.prototype, KIND, { value: KIND_MAP });
+
+/** The value a stored entry stands for: wrappers for stores, Data.NULL for raw null. */
+export function toValue(v: unknown): DataValue | undefined {
+  if (typeof v !== 'object') return v as DataValue | undefined;
+  if (v === null) return NULL;
+  if ((v as { [KIND]?: number })[KIND] !== undefined) return v as DataValue;
+  return wrapperOf(v as Store | unknown[], true);
+}
 
 function kindOfValue(v: DataValue): number {
   return typeof v === 'object' ? v[KIND] : 0;

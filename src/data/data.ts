@@ -8,15 +8,7 @@ import { KIND, KIND_LIST, KIND_MAP } from './internal';
 
 /** A plain JS value that {@link Data.fromJS} understands. */
 export type JsValue =
-  | null
-  | number
-  | bigint
-  | boolean
-  | string
-  | Uint8Array
-  | DataValue
-  | readonly JsValue[]
-  | { readonly [key: string]: JsValue };
+  null | Uint8Array | DataValue | readonly JsValue[] | { readonly [key: string]: JsValue };
 
 function isComplex(v: unknown): v is DataComplex {
   if (typeof v !== 'object' || v === null) return false;
@@ -31,7 +23,7 @@ function isComplex(v: unknown): v is DataComplex {
 function fromJS(value: JsValue): DataValue {
   const convert = (v: JsValue, pending: Array<() => void>): DataValue => {
     if (v === null) return NULL;
-    if (typeof v !== 'object') return v as DataValue;
+    if (typeof v !== 'object') return v;
     if (v instanceof Uint8Array) return ByteString.copy(v);
     if ((v as { [KIND]?: number })[KIND] !== undefined) return v as DataValue;
     if (Array.isArray(v)) {

@@ -2,7 +2,10 @@ import { SvcError } from '../errors/svc-error';
 
 /** Thrown when a read-only `DataMap`/`DataList` or an unmodifiable view is mutated. */
 export class UnsupportedOperationException extends SvcError {
-  constructor(message: string, code: 'SVC_ERR_DATA_READ_ONLY' | 'SVC_ERR_DATA_UNMODIFIABLE_VIEW' = 'SVC_ERR_DATA_READ_ONLY') {
+  constructor(
+    message: string,
+    code: 'SVC_ERR_DATA_READ_ONLY' | 'SVC_ERR_DATA_UNMODIFIABLE_VIEW' = 'SVC_ERR_DATA_READ_ONLY',
+  ) {
     super(code, message);
   }
 }
@@ -11,7 +14,10 @@ export class UnsupportedOperationException extends SvcError {
 export class IllegalDataValueException extends SvcError {
   constructor(
     message: string,
-    code: 'SVC_ERR_DATA_ILLEGAL_VALUE' | 'SVC_ERR_DATA_CYCLE' | 'SVC_ERR_DATA_INVALID_BYTES_STRING' = 'SVC_ERR_DATA_ILLEGAL_VALUE',
+    code:
+      | 'SVC_ERR_DATA_ILLEGAL_VALUE'
+      | 'SVC_ERR_DATA_CYCLE'
+      | 'SVC_ERR_DATA_INVALID_BYTES_STRING' = 'SVC_ERR_DATA_ILLEGAL_VALUE',
   ) {
     super(code, message);
   }

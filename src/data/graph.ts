@@ -4,13 +4,12 @@
  * Every walk here is iterative with an explicit stack, so graphs of any depth (a decoded JSON document may be
  * nested 100k deep) never overflow the call stack.
  */
-import { adoptRaw } from './adopt';
+import { wrapperOf } from './adopt';
 import { DataList } from './data-list';
 import { DataMap } from './data-map';
 import type { DataPrimitive } from './data-value';
 import {
   ACCESS,
-  INSERTED,
   INSTRUMENTING,
   KIND,
   KIND_BYTES,
@@ -28,6 +27,7 @@ import {
 import { NULL } from './data-null';
 
 type Container = DataMap | DataList;
+type AnyStore = Store | unknown[];
 
 /** What {@link DataMap.collectInstrumentedData} reports per leaf path. */
 export interface InstrumentedEntry {
@@ -35,49 +35,25 @@ export interface InstrumentedEntry {
   readonly value: DataPrimitive;
 }
 
-function isContainer(v: unknown): v is Container {
-  if (typeof v !== 'object' || v === null) return false;
-  const k = (v as { [KIND]?: number })[KIND];
-  return k === KIND_MAP || k === KIND_LIST;
-}
-
-/** Adopts every raw child of `c` in place, so that each child is a real container (or a primitive). */
-export function materializeChildren(c: Container): void {
-  if (c[KIND] === KIND_LIST) {
-    const arr = (c as DataList)[STORE];
-    for (let i = 0; i < arr.length; i++) {
-      const v = arr[i];
-      if (isRawNode(v)) arr[i] = adoptRaw(v, true);
-    }
-  } else {
-    const store = (c as DataMap)[STORE];
-    for (const k of Object.keys(store)) {
-      const v = store[k];
-      if (isRawNode(v)) setOwn(store, k, adoptRaw(v, true));
-    }
-  }
-}
-
-/** The container children of `c`, after adopting raw ones. */
-function containerChildren(c: Container): Container[] {
-  materializeChildren(c);
-  const values: unknown[] = c[KIND] === KIND_LIST ? (c as DataList)[STORE] : Object.values((c as DataMap)[STORE]);
-  const out: Container[] = [];
-  for (const v of values) if (isContainer(v)) out.push(v);
+/** The child stores held by a store. */
+function childStores(store: AnyStore): AnyStore[] {
+  const values: unknown[] = Array.isArray(store) ? store : Object.values(store);
+  const out: AnyStore[] = [];
+  for (const v of values) if (isRawNode(v)) out.push(v);
   return out;
 }
 
-/** Visits `root` and every container below it once (shared nodes once). */
+/** Visits `root` and the wrapper of every store below it once (shared nodes once), creating wrappers. */
 function forEachContainer(root: Container, visit: (c: Container) => void): void {
-  const seen = new Set<Container>([root]);
+  const seen = new Set<AnyStore>([root[STORE]]);
   const stack: Container[] = [root];
   while (stack.length > 0) {
     const c = stack.pop()!;
     visit(c);
-    for (const child of containerChildren(c)) {
+    for (const child of childStores(c[STORE])) {
       if (!seen.has(child)) {
         seen.add(child);
-        stack.push(child);
+        stack.push(wrapperOf(child, true));
       }
     }
   }
@@ -102,42 +78,38 @@ export function clearInstrumented(root: Container): void {
   });
 }
 
-/** Deep copy keeping the shape of sharing: a node reached twice is copied once and shared in the copy. */
+/**
+ * Deep copy keeping the shape of sharing: a store reached twice is copied once and shared in the copy.
+ * Only the root gets a wrapper; the copied stores below are adopted when reached, like decoded ones.
+ */
 export function copyGraph(root: Container): Container {
-  const copies = new Map<Container, Container>();
-  const fresh = (c: Container): Container => (c[KIND] === KIND_LIST ? new DataList() : new DataMap());
-  const rootCopy = fresh(root);
-  copies.set(root, rootCopy);
-  const stack: Container[] = [root];
+  const rootCopy: Container = root[KIND] === KIND_LIST ? new DataList() : new DataMap();
+  const copies = new Map<AnyStore, AnyStore>([[root[STORE], rootCopy[STORE]]]);
+  const stack: AnyStore[] = [root[STORE]];
+  const copyOf = (v: unknown): unknown => {
+    if (!isRawNode(v)) return v;
+    let c = copies.get(v);
+    if (c === undefined) {
+      c = Array.isArray(v) ? [] : {};
+      copies.set(v, c);
+      stack.push(v);
+    }
+    return c;
+  };
   while (stack.length > 0) {
     const src = stack.pop()!;
     const dst = copies.get(src)!;
-    materializeChildren(src);
-    const copyChild = (v: unknown): unknown => {
-      if (!isContainer(v)) return v;
-      let c = copies.get(v);
-      if (c === undefined) {
-        c = fresh(v);
-        c[INSERTED] = true;
-        copies.set(v, c);
-        stack.push(v);
-      }
-      return c;
-    };
-    if (src[KIND] === KIND_LIST) {
-      (dst as DataList)[STORE] = (src as DataList)[STORE].map(copyChild);
+    if (Array.isArray(src)) {
+      for (const v of src) (dst as unknown[]).push(copyOf(v));
     } else {
-      const from = (src as DataMap)[STORE];
-      const to: Store = {};
-      for (const k of Object.keys(from)) setOwn(to, k, copyChild(from[k]));
-      (dst as DataMap)[STORE] = to;
+      for (const k of Object.keys(src)) setOwn(dst as Store, k, copyOf(src[k]));
     }
   }
   return rootCopy;
 }
 
-/** A raw or wrapped node's entries as a plain store, without adopting anything. */
-function storeOf(v: object): Store | unknown[] {
+/** The store of a wrapper, or the store itself. */
+function storeOf(v: object): AnyStore {
   return isRawNode(v) ? v : (v as Container)[STORE];
 }
 
@@ -148,6 +120,16 @@ function kindOfStored(v: unknown): number {
   const k = (v as { [KIND]?: number })[KIND];
   if (k !== undefined) return k;
   return Array.isArray(v) ? KIND_LIST : KIND_MAP;
+}
+
+/**
+ * Numbers compare by exact value across `number` and `bigint`: JSON cannot tell an integral double from a
+ * long, so a double 2^60 written to JSON comes back as the long 2^60, and that is the same data.
+ */
+function sameNumber(x: unknown, y: unknown): boolean {
+  if (typeof x === 'number' && typeof y === 'bigint') return Number.isInteger(x) && BigInt(x) === y;
+  if (typeof x === 'bigint' && typeof y === 'number') return Number.isInteger(y) && BigInt(y) === x;
+  return false; // other distinct primitives (x !== y was checked)
 }
 
 /** Structural equality of two graphs, raw nodes included, without adopting them. */
@@ -162,7 +144,8 @@ export function deepEquals(a: unknown, b: unknown): boolean {
     if (kx !== kindOfStored(y)) return false;
     switch (kx) {
       case 0:
-        return false; // distinct primitives (numbers and bigints are normalised, so no cross-type equality)
+        if (!sameNumber(x, y)) return false;
+        continue;
       case KIND_NULL:
         continue;
       case KIND_BYTES:
@@ -200,11 +183,12 @@ export function collectInstrumented(root: Container, collectAll: boolean): Map<s
   const stack: Array<[Container, string]> = [[root, '']];
   while (stack.length > 0) {
     const [c, prefix] = stack.pop()!;
-    materializeChildren(c);
     const pending: Array<[Container, string]> = [];
     const leaf = (path: string, value: unknown, times: number): void => {
-      if (isContainer(value)) pending.push([value, path]);
-      else if (collectAll || times > 0) out.set(path, { timesAccessed: times, value: (value === null ? NULL : value) as DataPrimitive });
+      if (isRawNode(value)) pending.push([wrapperOf(value, true), path]);
+      else if (collectAll || times > 0) {
+        out.set(path, { timesAccessed: times, value: (value === null ? NULL : value) as DataPrimitive });
+      }
     };
     if (c[KIND] === KIND_LIST) {
       const arr = (c as DataList)[STORE];

@@ -3,11 +3,15 @@
  * (STYLE.md). Nothing here is exported from the package root.
  *
  * Storage model (why it looks like this): a DataMap keeps its entries in a plain object and a DataList in a
- * plain array. Decoders (JSON.parse, the PSON decoder) produce such plain objects/arrays directly, and a
- * container wraps ("adopts") a nested plain object/array only when it is first reached. Decoding therefore
- * costs one wrapper for the root instead of one per node, which is what lets the JSON codec run at
- * `JSON.parse` speed (bench/json-codec.bench.ts). Plain nodes in a store are always *raw*: a raw node's
- * whole subtree is raw too, because nodes are adopted top-down on access. Raw `null` stands for Data.NULL.
+ * plain array, its *store*. A store holds leaves (string, number, bigint, boolean, ByteString, and raw
+ * `null` for Data.NULL) and the *stores* of its child containers, never the wrappers; each store that has a
+ * wrapper points back to it through the {@link WRAPPER} symbol. So the whole graph of stores is plain
+ * JSON-shaped data:
+ * - `JSON.stringify` serializes it natively without calling a `toJSON` per node (a built graph encodes at
+ *   plain-object speed; with wrappers inside stores it was ~20% slower, bench/json-codec.bench.ts);
+ * - decoders (`JSON.parse`, the PSON decoder) produce stores directly, and a wrapper is created ("adopted")
+ *   only for the nodes that are actually reached; decoding costs about what `JSON.parse` costs.
+ * A node's identity is its store: the same store always yields the same wrapper, so shared nodes stay shared.
  */
 
 /** Brand on the prototypes of DataMap, DataList, ByteString and Data.NULL; raw decoded nodes never carry it. */
@@ -17,8 +21,10 @@ export const KIND_LIST = 2;
 export const KIND_BYTES = 3;
 export const KIND_NULL = 4;
 
-/** The plain object (DataMap) or array (DataList) that holds the entries. */
+/** The plain object (DataMap) or array (DataList) that holds the entries; never replaced. */
 export const STORE = Symbol('svc.data.store');
+/** On a store: the DataMap/DataList wrapping it, once one exists. */
+export const WRAPPER = Symbol('svc.data.wrapper');
 /** setReadOnly was called (mutation throws). */
 export const READ_ONLY = Symbol('svc.data.readOnly');
 /** makeReadOnly was called: the whole graph below is read-only. */
@@ -32,10 +38,8 @@ export const INSTRUMENTING = Symbol('svc.data.instrumenting');
 
 export type Store = Record<string, unknown>;
 
-const hasOwnProperty = Object.prototype.hasOwnProperty;
-
 export function hasOwn(store: object, key: string): boolean {
-  return hasOwnProperty.call(store, key);
+  return Object.prototype.hasOwnProperty.call(store, key);
 }
 
 /**
@@ -68,10 +72,16 @@ export function kindOf(v: unknown): number {
   return k === undefined ? 0 : k;
 }
 
-/** A raw decoded node (plain object or array without brand). */
+/** A store (plain object or array without brand) as found inside another store. */
 export function isRawNode(v: unknown): v is Store | unknown[] {
   return typeof v === 'object' && v !== null && (v as { [KIND]?: number })[KIND] === undefined;
 }
+
+/**
+ * The store a new wrapper should take instead of a fresh one; set by `adopt` right before `new` so that
+ * wrappers are built by their constructors only (one object shape) and no throwaway store is allocated.
+ */
+export const adoption: { store: Store | unknown[] | undefined } = { store: undefined };
 
 /** Limits of a 64-bit signed long. */
 export const LONG_MIN = -(2n ** 63n);

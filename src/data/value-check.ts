@@ -1,12 +1,29 @@
 import { IllegalDataValueException } from './errors';
-import { INSERTED, KIND, KIND_LIST, KIND_MAP, LONG_MAX, LONG_MIN, SAFE_MAX, SAFE_MIN, STORE, isRawNode } from './internal';
-import type { DataValue } from './data-value';
+import {
+  INSERTED,
+  KIND,
+  KIND_LIST,
+  KIND_MAP,
+  KIND_NULL,
+  LONG_MAX,
+  LONG_MIN,
+  SAFE_MAX,
+  SAFE_MIN,
+  STORE,
+  type Store,
+} from './internal';
+
+interface Wrapper {
+  [STORE]: Store | unknown[];
+  [INSERTED]: boolean;
+}
 
 /**
- * Checks a value on its way into a container and returns the form to store: bigints inside ±2^53 become
- * numbers, so that every long has exactly one representation (number when exact, bigint otherwise).
+ * Checks a value on its way into `container` and returns what its store should hold (see internal.ts):
+ * a child container's store, raw `null` for Data.NULL, bigints inside ±2^53 as numbers (so that every long
+ * has exactly one representation: number when exact, bigint otherwise), other values as they are.
  */
-export function checkValue(container: object, value: unknown, where: string): DataValue {
+export function checkValue(container: Wrapper, value: unknown, where: string): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -34,18 +51,17 @@ export function checkValue(container: object, value: unknown, where: string): Da
           `${where}: a plain ${Array.isArray(value) ? 'array' : 'object'} is not data; use DataList/DataMap (or Data.fromJS)`,
         );
       }
-      if (kind === KIND_MAP || kind === KIND_LIST) checkNoCycle(container, value, where);
-      return value as DataValue;
+      if (kind === KIND_NULL) return null;
+      if (kind === KIND_MAP || kind === KIND_LIST) {
+        const child = value as Wrapper;
+        checkNoCycle(container, child, where);
+        return child[STORE];
+      }
+      return value;
     }
     default:
       throw new IllegalDataValueException(`${where}: a value of type ${typeof value} is not data`);
   }
-}
-
-interface Node {
-  [STORE]: unknown;
-  [INSERTED]: boolean;
-  [KIND]: number;
 }
 
 /**
@@ -54,33 +70,28 @@ interface Node {
  *
  * Why it is cheap: a container that was never inserted anywhere has no ancestors, so nothing below `child`
  * can be it. That covers the common bottom-up construction in O(1); only a parent that already sits inside
- * a graph pays for a walk of `child`'s subtree. Raw (not yet adopted) nodes hold no containers, so the walk
- * skips them.
+ * a graph pays for a walk of `child`'s subtree.
  */
-function checkNoCycle(parent: object, childValue: object, where: string): void {
-  const child = childValue as Node;
-  if (child === parent || ((parent as Node)[INSERTED] && reaches(child, parent))) {
+function checkNoCycle(parent: Wrapper, child: Wrapper, where: string): void {
+  if (child === parent || (parent[INSERTED] && reaches(child[STORE], parent[STORE]))) {
     throw new IllegalDataValueException(`${where}: inserting this container would make the data graph cyclic`, 'SVC_ERR_DATA_CYCLE');
   }
   child[INSERTED] = true;
 }
 
-function reaches(from: Node, target: object): boolean {
-  const stack: Node[] = [from];
-  let seen: Set<Node> | null = null;
+function reaches(from: Store | unknown[], target: object): boolean {
+  const stack: Array<Store | unknown[]> = [from];
+  let seen: Set<object> | null = null;
   while (stack.length > 0) {
     const node = stack.pop()!;
-    const store = node[STORE];
-    const values: unknown[] = node[KIND] === KIND_LIST ? (store as unknown[]) : Object.values(store as object);
+    const values: unknown[] = Array.isArray(node) ? node : Object.values(node);
     for (const v of values) {
-      if (typeof v !== 'object' || v === null || isRawNode(v)) continue;
-      const kind = (v as Node)[KIND];
-      if (kind !== KIND_MAP && kind !== KIND_LIST) continue;
+      if (typeof v !== 'object' || v === null || (v as { [KIND]?: number })[KIND] !== undefined) continue;
       if (v === target) return true;
       seen ??= new Set();
-      if (!seen.has(v as Node)) {
-        seen.add(v as Node);
-        stack.push(v as Node);
+      if (!seen.has(v)) {
+        seen.add(v);
+        stack.push(v as Store | unknown[]);
       }
     }
   }

@@ -70,6 +70,21 @@ export const ERROR_CODES = {
     status: 415,
     summary: 'No codec is registered for the content type.',
   },
+  SVC_ERR_CLI_USAGE: {
+    errorName: 'CliUsageError',
+    status: 400,
+    summary: 'The svc command was called with a bad argument or an unreadable input.',
+  },
+  SVC_ERR_SCHEMA_PARSE: {
+    errorName: 'SchemaParseError',
+    status: 400,
+    summary: 'Schema text or a schema file has problems; the error lists every problem with its file, JSON path, line and column.',
+  },
+  SVC_ERR_SCHEMA_NOT_FOUND: {
+    errorName: 'SchemaParseError',
+    status: 404,
+    summary: 'A named schema was not found on the resolver path; the message lists the files tried.',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -24,26 +24,37 @@ export const dataLong: fc.Arbitrary<number | bigint> = fc
   .bigInt({ min: LONG_MIN, max: LONG_MAX })
   .map((b) => (b >= BigInt(Number.MIN_SAFE_INTEGER) && b <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : b));
 
-export const dataPrimitive: fc.Arbitrary<DataValue> = fc.oneof(
-  fc.integer(),
-  dataLong,
-  fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.boolean(),
-  dataString,
-  fc.uint8Array({ maxLength: 16 }).map((b) => ByteString.copy(b)),
-  fc.constant(Data.NULL),
-);
+const anyDouble = fc.double({ noNaN: true, noDefaultInfinity: true });
+/** Integral doubles beyond ±2^53 print as digits in JSON and read back as longs (see JsonCodec). */
+const unambiguousDouble = anyDouble.filter((d) => !Number.isInteger(d) || Number.isSafeInteger(d));
+
+function primitives(ambiguousDoubles: boolean): fc.Arbitrary<DataValue> {
+  return fc.oneof(
+    fc.integer(),
+    dataLong,
+    ambiguousDoubles ? anyDouble : unambiguousDouble,
+    fc.boolean(),
+    dataString,
+    fc.uint8Array({ maxLength: 16 }).map((b) => ByteString.copy(b)),
+    fc.constant(Data.NULL),
+  );
+}
+
+export const dataPrimitive: fc.Arbitrary<DataValue> = primitives(true);
 
 export interface DataTreeOptions {
   /** Whether ByteStrings may appear (JSON turns them into strings, so JSON round trips exclude them). */
   readonly bytes?: boolean;
   readonly maxDepth?: number;
+  /** Whether integral doubles beyond ±2^53 may appear (JSON reads them back as longs). Default true. */
+  readonly ambiguousDoubles?: boolean;
 }
 
 /** Plain JS trees that Data.fromJS turns into DataMaps; raw JS so shrinking stays readable. */
 export function dataMapArb(options: DataTreeOptions = {}): fc.Arbitrary<DataMap> {
-  const { bytes = true, maxDepth = 6 } = options;
-  const leaf = bytes ? dataPrimitive : dataPrimitive.filter((v) => !(v instanceof ByteString));
+  const { bytes = true, maxDepth = 6, ambiguousDoubles = true } = options;
+  const all = primitives(ambiguousDoubles);
+  const leaf = bytes ? all : all.filter((v) => !(v instanceof ByteString));
   const tree = fc.letrec<{ value: unknown; map: Record<string, unknown>; list: unknown[] }>((tie) => ({
     value: fc.oneof({ depthSize: 'small', maxDepth }, leaf, tie('map'), tie('list')),
     map: fc.dictionary(dataKey, tie('value'), { maxKeys: 6 }),

@@ -2,7 +2,7 @@ import { adoptRootList, adoptRootMap } from '../adopt';
 import type { DataList } from '../data-list';
 import type { DataMap } from '../data-map';
 import { DataDecodingException, DataEncodingException } from '../errors';
-import { KIND, KIND_LIST, KIND_MAP, type Store } from '../internal';
+import { KIND, KIND_LIST, KIND_MAP, STORE, type Store } from '../internal';
 import type { DataCodec } from './data-codec';
 import { JsonSyntaxError, parseJsonExact } from './json-exact-parser';
 import { writeJson } from './json-writer';
@@ -21,6 +21,10 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * objects are adopted lazily by the containers, so decoding costs about what `JSON.parse` costs. Encoding
  * takes `JSON.stringify` unless the graph holds a bigint, which it writes digit for digit.
  *
+ * Integral doubles beyond ±2^53 are written as plain digits (that is what `JSON.stringify` prints), and a
+ * reader must take such digits as a long to keep longs exact; so such a double comes back as a bigint
+ * whose `Number(...)` is exactly the original double (validation against a double schema restores it).
+ *
  * Duplicate keys: the last one wins (as in JSON.parse and Rest.li's Jackson codec). A number too large for a
  * double is an error on the exact path; on the fast path (no 16-digit run in the text) such a number can only
  * be written with a huge exponent (`1e999`), which `JSON.parse` reads as Infinity, as Jackson does.
@@ -37,11 +41,15 @@ export class JsonCodec implements DataCodec {
   }
 
   stringToMap(text: string): DataMap {
-    return adoptRootMap(expect(decodeText(text, textMayHoldUnsafeInteger(text), null), KIND_MAP, text, null) as Store);
+    return adoptRootMap(
+      expect(decodeText(text, textMayHoldUnsafeInteger(text), null), KIND_MAP, text, null) as Store,
+    );
   }
 
   stringToList(text: string): DataList {
-    return adoptRootList(expect(decodeText(text, textMayHoldUnsafeInteger(text), null), KIND_LIST, text, null) as unknown[]);
+    return adoptRootList(
+      expect(decodeText(text, textMayHoldUnsafeInteger(text), null), KIND_LIST, text, null) as unknown[],
+    );
   }
 
   mapToBytes(map: DataMap): Uint8Array {
@@ -54,18 +62,23 @@ export class JsonCodec implements DataCodec {
 
   bytesToMap(bytes: Uint8Array): DataMap {
     const text = bytesToText(bytes);
-    return adoptRootMap(expect(decodeText(text, bytesMayHoldUnsafeInteger(bytes), bytes), KIND_MAP, text, bytes) as Store);
+    return adoptRootMap(
+      expect(decodeText(text, bytesMayHoldUnsafeInteger(bytes), bytes), KIND_MAP, text, bytes) as Store,
+    );
   }
 
   bytesToList(bytes: Uint8Array): DataList {
     const text = bytesToText(bytes);
-    return adoptRootList(expect(decodeText(text, bytesMayHoldUnsafeInteger(bytes), bytes), KIND_LIST, text, bytes) as unknown[]);
+    return adoptRootList(
+      expect(decodeText(text, bytesMayHoldUnsafeInteger(bytes), bytes), KIND_LIST, text, bytes) as unknown[],
+    );
   }
 }
 
 function encode(root: DataMap | DataList): string {
   try {
-    return JSON.stringify(root);
+    // The store graph is plain JSON-shaped data (see internal.ts), so JSON.stringify takes its native path.
+    return JSON.stringify(root[STORE]);
   } catch (err) {
     // TypeError: the graph holds a bigint; RangeError: deeper than the call stack. Both are written by the
     // iterative writer, which also reports anything that is really unwritable.
@@ -79,7 +92,9 @@ function bytesToText(bytes: Uint8Array): string {
     return utf8.decode(bytes);
   } catch (err) {
     const at = utf8ErrorOffset(bytes);
-    throw new DataDecodingException('Invalid UTF-8 in JSON input', at, 'SVC_ERR_DATA_JSON_DECODE', { cause: err });
+    throw new DataDecodingException('Invalid UTF-8 in JSON input', at, 'SVC_ERR_DATA_JSON_DECODE', {
+      cause: err,
+    });
   }
 }
 
@@ -101,7 +116,10 @@ function decodeText(text: string, exact: boolean, bytes: Uint8Array | null): unk
 
 function expect(value: unknown, kind: number, text: string, bytes: Uint8Array | null): unknown {
   const isList = Array.isArray(value);
-  const ok = typeof value === 'object' && value !== null && (value as { [KIND]?: number })[KIND] === undefined &&
+  const ok =
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { [KIND]?: number })[KIND] === undefined &&
     (kind === KIND_LIST ? isList : !isList);
   if (!ok) {
     const want = kind === KIND_LIST ? 'an array' : 'an object';
@@ -115,7 +133,12 @@ function firstNonWs(text: string): number {
   return m === null ? 0 : m.index;
 }
 
-function decodingError(message: string, charOffset: number, text: string, bytes: Uint8Array | null): DataDecodingException {
+function decodingError(
+  message: string,
+  charOffset: number,
+  text: string,
+  bytes: Uint8Array | null,
+): DataDecodingException {
   let line = 1;
   let lineStart = 0;
   for (let k = text.indexOf('\n'); k !== -1 && k < charOffset; k = text.indexOf('\n', k + 1)) {
@@ -125,5 +148,8 @@ function decodingError(message: string, charOffset: number, text: string, bytes:
   // text came from bytes with any BOM stripped; count it back in
   const bom = bytes !== null && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const byteOffset = bom + Buffer.byteLength(text.slice(0, charOffset), 'utf8');
-  return new DataDecodingException(`${message} at line ${line}, column ${charOffset - lineStart + 1}`, byteOffset);
+  return new DataDecodingException(
+    `${message} at line ${line}, column ${charOffset - lineStart + 1}`,
+    byteOffset,
+  );
 }

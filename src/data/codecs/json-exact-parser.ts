@@ -1,7 +1,7 @@
 /**
- * A JSON parser that keeps 64-bit integers exact: an integer token outside ±2^53 becomes a `bigint`, and one
- * outside the 64-bit long range is an error (Rest.li's Jackson codec drops such values; we refuse them
- * loudly instead). It produces the same raw nodes as `JSON.parse` (plain objects and arrays, `null`), so the
+ * A JSON parser that keeps 64-bit integers exact: an integer token outside ±2^53 becomes a `bigint`; one
+ * outside the 64-bit long range is read as a double when the token is exactly that double's shortest form,
+ * and is an error otherwise (Rest.li's Jackson codec drops such values; we refuse them loudly instead). It produces the same raw nodes as `JSON.parse` (plain objects and arrays, `null`), so the
  * containers adopt its output lazily in the same way.
  *
  * It is the slow path of the JSON codec: used only when the text may hold an unsafe integer, and to
@@ -85,7 +85,8 @@ export function parseJsonExact(text: string): unknown {
     if (i < n && text.charCodeAt(i) === 0x2e) {
       integral = false;
       i++;
-      if (i >= n || !isDigit(text.charCodeAt(i))) fail('Invalid number: expected a digit after the decimal point', i);
+      if (i >= n || !isDigit(text.charCodeAt(i)))
+        fail('Invalid number: expected a digit after the decimal point', i);
       while (i < n && isDigit(text.charCodeAt(i))) i++;
     }
     if (i < n && (text.charCodeAt(i) | 0x20) === 0x65) {
@@ -103,8 +104,12 @@ export function parseJsonExact(text: string): unknown {
     }
     if (value <= MAX_SAFE && value >= -MAX_SAFE) return value;
     const big = BigInt(token);
-    if (big < LONG_MIN || big > LONG_MAX) fail(`Integer ${token} is outside the 64-bit long range`, start);
-    return big;
+    if (big >= LONG_MIN && big <= LONG_MAX) return big;
+    // Beyond the long range an integer token can only be a double. Writers print doubles in their shortest
+    // round-trip form (JSON.stringify(1e20) is "100000000000000000000"), so accept exactly those; anything
+    // else would silently lose digits.
+    if (String(value) === token) return value;
+    return fail(`Integer ${token} is outside the 64-bit long range and is not exactly a double`, start);
   };
 
   const parseLiteral = (word: string, value: unknown): unknown => {

@@ -22,7 +22,8 @@ export function writeJson(root: object): string {
 
   const open = (node: object): void => {
     const kind = (node as { [KIND]?: number })[KIND];
-    const store: Store | unknown[] = kind === undefined ? (node as Store | unknown[]) : (node as { [STORE]: Store | unknown[] })[STORE];
+    const store: Store | unknown[] =
+      kind === undefined ? (node as Store | unknown[]) : (node as { [STORE]: Store | unknown[] })[STORE];
     const isList = Array.isArray(store);
     out += isList ? '[' : '{';
     stack.push({ isList, store, keys: isList ? null : Object.keys(store), index: 0 });
@@ -53,7 +54,7 @@ export function writeJson(root: object): string {
         if (kind === KIND_NULL) out += 'null';
         else if (kind === KIND_BYTES) out += JSON.stringify((v as ByteString).asAvroString());
         else if (kind === undefined || kind === KIND_MAP || kind === KIND_LIST) open(v);
-        else throw new DataEncodingException(`Cannot write ${String(v)} as JSON`);
+        else throw new DataEncodingException(`Cannot write an object of kind ${kind} as JSON`);
         return;
       }
       default:

@@ -1,0 +1,181 @@
+/**
+ * JsonCodec vs the built-in JSON it wraps, on a ~1 KB record and a ~1 MB document.
+ *
+ * The codec's promise (src/data/codecs/json-codec.ts): without unsafe longs, decoding costs about what
+ * JSON.parse costs (lazy adoption: one wrapper for the root) and encoding about what JSON.stringify costs.
+ * Goal: ≥ 0.9× the raw JSON anchor. With unsafe longs the codec takes its exact path; the anchor then is
+ * JSON.parse / JSON.stringify on the same text, which silently loses precision (shown for scale only).
+ */
+import { Data, DataMap, JsonCodec } from '../src';
+import { type DataDocument, dataDocuments } from './fixtures/data-documents';
+import { type BenchFile, fmtInt, keep, keepLength, type Suite } from './harness';
+
+const GOAL = 0.9;
+
+function built(d: DataDocument): DataMap {
+  const m = Data.fromJS(d.plain);
+  if (!(m instanceof DataMap)) throw new Error('Data.fromJS did not give a DataMap');
+  return m;
+}
+
+function check(what: string, ok: boolean): void {
+  if (!ok) throw new Error(`json-codec bench: ${what}`);
+}
+
+function title(what: string, d: DataDocument): string {
+  return `${what} · ${d.label} (${fmtInt(d.bytes.length)} B)`;
+}
+
+/** A no-copy Buffer view of the bytes (Buffer.from(uint8array) would copy them first). */
+function bufferView(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** `1KB` / `1MB` for the summary table. */
+function size(d: DataDocument): string {
+  return d.bytes.length > 100_000 ? '1MB' : '1KB';
+}
+
+function fastPathSuites(codec: JsonCodec, d: DataDocument, field: string): Suite[] {
+  const { text, bytes, plain } = d;
+  const decoded = codec.stringToMap(text); // lazily adopted: nested nodes stay raw (encoding does not adopt them)
+  const full = built(d);
+  const expected = JSON.stringify(plain);
+  check(`${d.label}: text is not JSON.stringify(plain)`, expected === text);
+  check(`${d.label}: mapToString(decoded) differs`, codec.mapToString(decoded) === expected);
+  check(`${d.label}: mapToString(built) differs`, codec.mapToString(full) === expected);
+  check(`${d.label}: bytesToMap differs`, codec.bytesToMap(bytes).equals(decoded));
+  check(`${d.label}: sink field '${field}' is not a string`, typeof decoded.get(field) === 'string');
+
+  const goals = (names: readonly string[]): Array<{ task: string; min: number }> =>
+    names.map((task) => ({ task, min: GOAL }));
+  return [
+    {
+      title: title('decode string', d),
+      short: `decode string ${size(d)}`,
+      anchor: {
+        name: 'JSON.parse(text)',
+        fn: () => keepLength((JSON.parse(text) as Record<string, unknown>)[field]),
+      },
+      candidates: [
+        { name: 'codec.stringToMap(text)', fn: () => keepLength(codec.stringToMap(text).get(field)) },
+      ],
+      goals: goals(['codec.stringToMap(text)']),
+    },
+    {
+      title: title('decode bytes', d),
+      short: `decode bytes ${size(d)}`,
+      notes: ['anchor decodes the UTF-8 through a no-copy Buffer view: same UTF-8 work on both sides'],
+      anchor: {
+        name: 'JSON.parse(utf8(bytes))',
+        fn: () =>
+          keepLength((JSON.parse(bufferView(bytes).toString('utf8')) as Record<string, unknown>)[field]),
+      },
+      candidates: [
+        { name: 'codec.bytesToMap(bytes)', fn: () => keepLength(codec.bytesToMap(bytes).get(field)) },
+      ],
+      goals: goals(['codec.bytesToMap(bytes)']),
+    },
+    {
+      title: title('encode string', d),
+      short: `encode string ${size(d)}`,
+      notes: [
+        'decoded = stringToMap(text), lazily adopted (nested nodes raw); built = Data.fromJS(plain), every node a container',
+      ],
+      anchor: { name: 'JSON.stringify(plain)', fn: () => keep(JSON.stringify(plain).length) },
+      candidates: [
+        { name: 'codec.mapToString(decoded)', fn: () => keep(codec.mapToString(decoded).length) },
+        { name: 'codec.mapToString(built)', fn: () => keep(codec.mapToString(full).length) },
+      ],
+      goals: goals(['codec.mapToString(decoded)', 'codec.mapToString(built)']),
+    },
+    {
+      title: title('encode bytes', d),
+      short: `encode bytes ${size(d)}`,
+      anchor: {
+        name: 'Buffer.from(JSON.stringify(plain))',
+        fn: () => keep(Buffer.from(JSON.stringify(plain)).length),
+      },
+      candidates: [
+        { name: 'codec.mapToBytes(decoded)', fn: () => keep(codec.mapToBytes(decoded).length) },
+        { name: 'codec.mapToBytes(built)', fn: () => keep(codec.mapToBytes(full).length) },
+      ],
+      goals: goals(['codec.mapToBytes(decoded)', 'codec.mapToBytes(built)']),
+    },
+  ];
+}
+
+function exactPathSuites(codec: JsonCodec, d: DataDocument, field: string): Suite[] {
+  const { text } = d;
+  const decoded = codec.stringToMap(text);
+  const lossy = JSON.parse(text) as Record<string, unknown>;
+  check(`${d.label}: exact round trip differs`, codec.mapToString(decoded) === text);
+  check(`${d.label}: JSON.parse is expected to lose precision here`, JSON.stringify(lossy) !== text);
+  check(`${d.label}: decoded differs from Data.fromJS(plain)`, decoded.equals(built(d)));
+  const longs = `${d.unsafeLongs.length} longs outside ±2^53`;
+  const lossNote =
+    'the anchor (JSON.parse / JSON.stringify) loses precision on those longs: for scale only, no goal';
+  return [
+    {
+      title: `${title('decode string, exact path', d)} — anchor loses precision`,
+      short: `exact decode ${size(d)} (anchor lossy)`,
+      notes: [longs, lossNote],
+      anchor: {
+        name: 'JSON.parse(text) [lossy]',
+        fn: () => keepLength((JSON.parse(text) as Record<string, unknown>)[field]),
+      },
+      candidates: [
+        { name: 'codec.stringToMap(text)', fn: () => keepLength(codec.stringToMap(text).get(field)) },
+      ],
+    },
+    {
+      title: `${title('encode string, exact path', d)} — anchor loses precision`,
+      short: `exact encode ${size(d)} (anchor lossy)`,
+      notes: [longs, 'decoded = codec.stringToMap(text) (bigints for the unsafe longs)', lossNote],
+      anchor: {
+        name: 'JSON.stringify(JSON.parse(text)) [lossy]',
+        fn: () => keep(JSON.stringify(lossy).length),
+      },
+      candidates: [{ name: 'codec.mapToString(decoded)', fn: () => keep(codec.mapToString(decoded).length) }],
+    },
+  ];
+}
+
+/**
+ * Not an unsafe long, but a 16+ digit run: the codec's scan cannot tell, so the whole document takes the exact
+ * parser. Both sides are exact here (doubles), so this is a fair comparison; informational, no goal.
+ */
+function fullDoubleSuite(codec: JsonCodec, d: DataDocument, field: string): Suite {
+  const { text } = d;
+  check(`${d.label}: decode differs from JSON.parse`, codec.stringToMap(text).equals(built(d)));
+  return {
+    title: `${title('decode string', d)} — scan false positive`,
+    short: `decode string ${size(d)}, full-precision doubles`,
+    notes: [
+      "each record's score is a full-precision double in [0, 1) (16–17 digits): the unsafe-integer scan sends the text to the exact parser",
+    ],
+    anchor: {
+      name: 'JSON.parse(text)',
+      fn: () => keepLength((JSON.parse(text) as Record<string, unknown>)[field]),
+    },
+    candidates: [
+      { name: 'codec.stringToMap(text)', fn: () => keepLength(codec.stringToMap(text).get(field)) },
+    ],
+  };
+}
+
+export const benchmark: BenchFile = {
+  title: 'JsonCodec (src/data/codecs/json-codec.ts) vs JSON.parse / JSON.stringify',
+  suites: () => {
+    const codec = new JsonCodec();
+    const docs = dataDocuments();
+    return [
+      ...fastPathSuites(codec, docs.record1k, 'id'),
+      ...fastPathSuites(codec, docs.document1m, 'kind'),
+      ...exactPathSuites(codec, docs.record1kUnsafe, 'id'),
+      ...exactPathSuites(codec, docs.document1mUnsafe, 'kind'),
+      fullDoubleSuite(codec, docs.record1kFullDoubles, 'id'),
+      fullDoubleSuite(codec, docs.document1mFullDoubles, 'kind'),
+    ];
+  },
+};

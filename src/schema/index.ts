@@ -1,0 +1,46 @@
+/**
+ * The data schema layer: the schema model, the `.pdsc` parser and the resolver.
+ */
+export { DataSchemaType } from './data-schema-type';
+export { DataSchema, type SchemaLocation } from './data-schema';
+export { ComplexDataSchema } from './complex-schema';
+export {
+  PrimitiveDataSchema,
+  NullDataSchema,
+  BooleanDataSchema,
+  IntDataSchema,
+  LongDataSchema,
+  FloatDataSchema,
+  DoubleDataSchema,
+  BytesDataSchema,
+  StringDataSchema,
+  primitiveSchema,
+  PRIMITIVE_TYPE_NAMES,
+} from './primitive-schemas';
+export { NamedDataSchema, type Deprecation, type NamedSchemaInit } from './named-schema';
+export {
+  RecordDataSchema,
+  RecordField,
+  RecordType,
+  FieldOrder,
+  type RecordFieldInit,
+  type RecordSchemaInit,
+} from './record-schema';
+export { EnumDataSchema, type EnumSchemaInit } from './enum-schema';
+export { FixedDataSchema, type FixedSchemaInit } from './fixed-schema';
+export { ArrayDataSchema } from './array-schema';
+export { MapDataSchema } from './map-schema';
+export { UnionDataSchema, UnionMember, type UnionMemberInit } from './union-schema';
+export { TyperefDataSchema, type JavaBinding, type TyperefSchemaInit } from './typeref-schema';
+export { SchemaParseError, formatSchemaProblem, type SchemaProblem } from './schema-parse-error';
+export {
+  SchemaResolver,
+  parseSchema,
+  schemaProblems,
+  NODE_FILE_SYSTEM,
+  type ParseSchemaOptions,
+  type SchemaFileSystem,
+  type SchemaResolverOptions,
+} from './schema-resolver';
+export { schemaToJson, schemasToJson, type SchemaJsonOptions } from './schema-to-json';
+export { checkDefaultValue, type DefaultValueCheck, type DefaultValueProblem } from './default-value-check';

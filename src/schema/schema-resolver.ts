@@ -1,0 +1,289 @@
+import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
+import type { DataSchema } from './data-schema';
+import type { NamedDataSchema } from './named-schema';
+import { SchemaParseError, type SchemaProblem } from './schema-parse-error';
+import { isValidName, schemaFilePath } from './schema-names';
+import { ParseSession, parseSource, type ParseHost } from './schema-parser';
+
+/** The file access the resolver needs; the default reads the local file system synchronously. */
+export interface SchemaFileSystem {
+  /** The text of a file (UTF-8). */
+  readFile(path: string): string;
+  /** True when `path` is an existing regular file. */
+  isFile(path: string): boolean;
+  /** True when `path` is an existing directory. */
+  isDirectory(path: string): boolean;
+  /** The names of the entries of a directory. */
+  readDir(path: string): string[];
+}
+
+/** The local file system, synchronously (`fs.readFileSync`, `fs.statSync`). */
+export const NODE_FILE_SYSTEM: SchemaFileSystem = {
+  readFile: (path) => fs.readFileSync(path, 'utf8'),
+  isFile: (path) => stat(path)?.isFile() ?? false,
+  isDirectory: (path) => stat(path)?.isDirectory() ?? false,
+  readDir: (path) => fs.readdirSync(path),
+};
+
+/** The file's status, or undefined when it does not exist or cannot be reached (ENOTDIR, EACCES...). */
+function stat(path: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+export interface SchemaResolverOptions {
+  /**
+   * Directories searched for named schemas, in order; a string is split on `:`. The full name `a.b.Name`
+   * is looked for as `<dir>/a/b/Name.pdsc`. Archives are not searched.
+   */
+  readonly resolverPath?: readonly string[] | string;
+  /** File access (default: the local file system); tests count reads through it. */
+  readonly fileSystem?: SchemaFileSystem;
+}
+
+/**
+ * Parses schema texts and files and finds named schemas on a resolver path. It keeps every schema it has
+ * parsed bound to its full name, and reads each file once: later lookups, includes and references use the
+ * bound schemas. A parse that finds problems throws a {@link SchemaParseError} listing all of them and
+ * leaves the resolver as it was before that parse.
+ *
+ * @example
+ * ```ts
+ * const resolver = new SchemaResolver({ resolverPath: ['src/main/pegasus'] });
+ * const photo = resolver.resolve('com.example.photos.Photo') as RecordDataSchema;
+ * resolver.parseDirectory('src/main/pegasus'); // every .pdsc below, in one go
+ * ```
+ * @see parseSchema
+ */
+export class SchemaResolver {
+  readonly #path: readonly string[];
+  readonly #fs: SchemaFileSystem;
+  readonly #bindings = new Map<string, NamedDataSchema>();
+  /** Absolute path to the top-level schemas of the file. */
+  readonly #files = new Map<string, DataSchema[]>();
+  readonly #host: ParseHost;
+
+  constructor(options: SchemaResolverOptions = {}) {
+    const path = options.resolverPath ?? [];
+    this.#path = typeof path === 'string' ? SchemaResolver.parseResolverPath(path) : [...path];
+    this.#fs = options.fileSystem ?? NODE_FILE_SYSTEM;
+    this.#host = {
+      lookup: (fullName) => this.#bindings.get(fullName),
+      bind: (fullName, schema, session) => {
+        this.#bindings.set(fullName, schema);
+        session.boundNames.push(fullName);
+      },
+      load: (fullName, session) => this.#load(fullName, session).found,
+      describeSearch: (candidates) => this.#describeSearch(candidates),
+    };
+  }
+
+  /** Splits a resolver path written as text (`a:b:c`); empty entries are dropped. */
+  static parseResolverPath(text: string): string[] {
+    return text.split(':').filter((entry) => entry !== '');
+  }
+
+  /** The directories searched, in order. */
+  getResolverPath(): readonly string[] {
+    return this.#path;
+  }
+
+  /**
+   * The named schema with this full name: one already parsed, or else the first file
+   * `<dir>/a/b/Name.pdsc` on the resolver path that defines it.
+   * @throws SchemaParseError `SVC_ERR_SCHEMA_NOT_FOUND` naming the files tried, or `SVC_ERR_SCHEMA_PARSE`
+   *   when a file read on the way has problems.
+   */
+  resolve(fullName: string): NamedDataSchema {
+    const bound = this.#bindings.get(fullName);
+    if (bound !== undefined) return bound;
+    let search: SearchResult = { found: undefined, tried: [], notes: [] };
+    this.#session((session) => {
+      search = this.#load(fullName, session);
+    });
+    if (search.found !== undefined) return search.found;
+    throw new SchemaParseError(
+      [{ path: '', message: this.#notFoundMessage(fullName, search) }],
+      'SVC_ERR_SCHEMA_NOT_FOUND',
+    );
+  }
+
+  /** The schema bound to `fullName` without reading any file, or undefined. */
+  getBinding(fullName: string): NamedDataSchema | undefined {
+    return this.#bindings.get(fullName);
+  }
+
+  /** Every named schema parsed so far, by full name. */
+  bindings(): ReadonlyMap<string, NamedDataSchema> {
+    return this.#bindings;
+  }
+
+  /** The absolute paths of the files parsed so far, in the order they were read. */
+  parsedFiles(): string[] {
+    return [...this.#files.keys()];
+  }
+
+  /**
+   * Parses a schema file (any extension) and returns its top-level schemas; a file already parsed is not
+   * read again. Names it refers to are found on the resolver path.
+   */
+  parseFile(path: string): DataSchema[] {
+    const absolute = nodePath.resolve(path);
+    const cached = this.#files.get(absolute);
+    if (cached !== undefined) return [...cached];
+    return this.#session((session) => this.#parseFileInto(session, path, absolute));
+  }
+
+  /**
+   * Parses schema text (one or more JSON values) and returns its top-level schemas. `file` only names the
+   * text in problem locations.
+   */
+  parseText(text: string, file?: string): DataSchema[] {
+    return this.#session((session) => parseSource(session, text, file));
+  }
+
+  /**
+   * Parses every `.pdsc` file below `dir` (recursively, in path order) in one session, so that the files may
+   * refer to each other in any order, and returns their top-level schemas.
+   */
+  parseDirectory(dir: string): DataSchema[] {
+    const files = this.#listSchemaFiles(dir);
+    return this.#session((session) => {
+      const tops: DataSchema[][] = [];
+      for (const file of files) {
+        const absolute = nodePath.resolve(file);
+        tops.push(this.#files.get(absolute) ?? this.#parseFileInto(session, file, absolute));
+      }
+      return tops;
+    }).flat();
+  }
+
+  /** Runs one parse session: structure, then names, then checks; undoes it and throws on any problem. */
+  #session<T>(parse: (session: ParseSession) => T): T {
+    const session = new ParseSession(this.#host);
+    try {
+      const result = parse(session);
+      session.resolveReferences();
+      session.finalize();
+      if (session.problemCount > 0) throw new SchemaParseError(session.problems());
+      return result;
+    } catch (err) {
+      for (const name of session.boundNames) this.#bindings.delete(name);
+      for (const file of session.files) this.#files.delete(file);
+      throw err;
+    }
+  }
+
+  #parseFileInto(session: ParseSession, path: string, absolute: string): DataSchema[] {
+    const tops: DataSchema[] = [];
+    this.#files.set(absolute, tops);
+    session.files.push(absolute);
+    let text: string;
+    try {
+      text = this.#fs.readFile(path);
+    } catch (err) {
+      session.report(undefined, `cannot read the file: ${(err as Error).message}`, undefined, path);
+      return tops;
+    }
+    tops.push(...parseSource(session, text, path));
+    return tops;
+  }
+
+  /** Reads the resolver-path files that may define `fullName`, in path order, until one does. */
+  #load(fullName: string, session: ParseSession): SearchResult {
+    const result: SearchResult = { found: undefined, tried: [], notes: [] };
+    if (!isValidName(fullName)) return result;
+    const relative = schemaFilePath(fullName, nodePath.sep);
+    for (const dir of this.#path) {
+      const file = nodePath.join(dir, relative);
+      result.tried.push(file);
+      const absolute = nodePath.resolve(file);
+      if (this.#files.has(absolute) || !this.#fs.isFile(file)) continue;
+      this.#parseFileInto(session, file, absolute);
+      result.found = this.#bindings.get(fullName);
+      if (result.found !== undefined) return result;
+      result.notes.push(`${file} was read but does not define ${fullName}`);
+    }
+    return result;
+  }
+
+  #describeSearch(candidates: readonly string[]): string {
+    if (this.#path.length === 0) return ' (no resolver path is set)';
+    const files = candidates.filter(isValidName).map((c) => schemaFilePath(c));
+    if (files.length === 0) return '';
+    return ` (looked for ${files.join(' and ')} in ${this.#path.join(', ')})`;
+  }
+
+  #notFoundMessage(fullName: string, search: SearchResult): string {
+    if (!isValidName(fullName))
+      return `schema "${fullName}" was not found: "${fullName}" is not a valid name`;
+    if (this.#path.length === 0) return `schema "${fullName}" was not found: the resolver path is empty`;
+    const notes = search.notes.length === 0 ? '' : `; ${search.notes.join('; ')}`;
+    const dirs = this.#path.filter((d) => !this.#fs.isDirectory(d));
+    const missing = dirs.length === 0 ? '' : `; not a directory: ${dirs.join(', ')}`;
+    return `schema "${fullName}" was not found: tried ${search.tried.join(', ')}${notes}${missing}`;
+  }
+
+  #listSchemaFiles(dir: string): string[] {
+    if (!this.#fs.isDirectory(dir)) {
+      throw new SchemaParseError([{ file: dir, path: '', message: 'not a directory' }]);
+    }
+    const out: string[] = [];
+    const walk = (d: string): void => {
+      for (const name of [...this.#fs.readDir(d)].sort()) {
+        const p = nodePath.join(d, name);
+        if (this.#fs.isDirectory(p)) walk(p);
+        else if (name.endsWith('.pdsc') && this.#fs.isFile(p)) out.push(p);
+      }
+    };
+    walk(dir);
+    return out;
+  }
+}
+
+interface SearchResult {
+  found: NamedDataSchema | undefined;
+  tried: string[];
+  notes: string[];
+}
+
+export interface ParseSchemaOptions {
+  /** Directories searched for named schemas the text refers to (a string is split on `:`). */
+  readonly resolverPath?: readonly string[] | string;
+  /** Names the text in problem locations. */
+  readonly file?: string;
+  /** Parse with this resolver (its bindings and path) instead of a fresh one. */
+  readonly resolver?: SchemaResolver;
+}
+
+/**
+ * Parses schema text and returns the schema it defines (the last one when the text holds several JSON
+ * values, each of which may use the ones before it).
+ *
+ * @example
+ * ```ts
+ * const schema = parseSchema('{ "type": "record", "name": "Point", "fields": [ { "name": "x", "type": "int" } ] }');
+ * (schema as RecordDataSchema).getField('x')?.getType().getType(); // 'INT'
+ * ```
+ * @throws SchemaParseError with every problem found (file, JSON path, line and column each).
+ */
+export function parseSchema(text: string, options: ParseSchemaOptions = {}): DataSchema {
+  const resolver = options.resolver ?? new SchemaResolver({ resolverPath: options.resolverPath ?? [] });
+  const schemas = resolver.parseText(text, options.file);
+  return schemas[schemas.length - 1]!;
+}
+
+/** The problems of a failed parse, or an empty list when `fn` succeeds (handy in tests and tools). */
+export function schemaProblems(fn: () => unknown): SchemaProblem[] {
+  try {
+    fn();
+    return [];
+  } catch (err) {
+    if (err instanceof SchemaParseError) return [...err.problems];
+    throw err;
+  }
+}
