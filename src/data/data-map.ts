@@ -24,6 +24,7 @@ import {
   MADE_READ_ONLY,
   READ_ONLY,
   STORE,
+  StoreObject,
   WRAPPER,
   adoption,
   getOwn,
@@ -55,7 +56,7 @@ export class DataMap implements Iterable<[string, DataValue]> {
   /** @internal */ declare [ACCESS]: Map<string, number> | null;
 
   constructor(init?: DataMapInit) {
-    const store = (adoption.store as Store | undefined) ?? {};
+    const store = (adoption.store as Store | undefined) ?? new StoreObject();
     adoption.store = undefined;
     this[STORE] = store;
     this[READ_ONLY] = false;

@@ -58,6 +58,13 @@ export class DataEncodingException extends SvcError {
   }
 }
 
+/** Thrown when a codec is configured with an option value it cannot use. */
+export class InvalidOptionException extends SvcError {
+  constructor(message: string) {
+    super('SVC_ERR_DATA_INVALID_OPTION', message);
+  }
+}
+
 /** Thrown by the codec registry when no codec serves a content type. */
 export class UnsupportedContentTypeException extends SvcError {
   readonly contentType: string;

@@ -19,6 +19,7 @@ import {
   MADE_READ_ONLY,
   READ_ONLY,
   STORE,
+  StoreObject,
   hasOwn,
   isRawNode,
   setOwn,
@@ -90,7 +91,7 @@ export function copyGraph(root: Container): Container {
     if (!isRawNode(v)) return v;
     let c = copies.get(v);
     if (c === undefined) {
-      c = Array.isArray(v) ? [] : {};
+      c = Array.isArray(v) ? [] : new StoreObject();
       copies.set(v, c);
       stack.push(v);
     }

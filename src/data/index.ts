@@ -10,6 +10,7 @@ export {
   DataEncodingException,
   IllegalDataValueException,
   IndexOutOfBoundsException,
+  InvalidOptionException,
   UnsupportedContentTypeException,
   UnsupportedOperationException,
 } from './errors';

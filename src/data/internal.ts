@@ -83,6 +83,27 @@ export function isRawNode(v: unknown): v is Store | unknown[] {
  */
 export const adoption: { store: Store | unknown[] | undefined } = { store: undefined };
 
+/**
+ * The constructor of every map store (`new StoreObject()` instead of `{}`). Its prototype IS
+ * Object.prototype, so the objects are plain objects in every observable way (prototype, own keys,
+ * `constructor === Object`), but V8 gives them 10 in-object fields where `{}` gets 4: a 5-to-10-key map then
+ * needs no separate property array, and a map filled by keyed stores stays in fast mode up to 22 keys rather
+ * than 16 (V8 turns an object whose out-of-object fields exceed 12 into a dictionary). Measured in the PSON
+ * decoder: 1 KB record 4.3 -> 3.8 µs, 1 MB document 4.0 -> 3.2 ms; maps built with `put` benefit the same.
+ * V8 sizes instances by what the first few constructions used ("slack tracking"), so those are made here,
+ * with 10 fields each, before any store is.
+ */
+export const StoreObject = ((): new () => Store => {
+  function StoreObject(): void {}
+  StoreObject.prototype = Object.prototype;
+  const ctor = StoreObject as unknown as new () => Store;
+  for (let i = 0; i < 8; i++) {
+    const o = new ctor();
+    for (let k = 0; k < 10; k++) o[`k${k}`] = k;
+  }
+  return ctor;
+})();
+
 /** Limits of a 64-bit signed long. */
 export const LONG_MIN = -(2n ** 63n);
 export const LONG_MAX = 2n ** 63n - 1n;

@@ -74,7 +74,10 @@ export function checkValue(container: Wrapper, value: unknown, where: string): u
  */
 function checkNoCycle(parent: Wrapper, child: Wrapper, where: string): void {
   if (child === parent || (parent[INSERTED] && reaches(child[STORE], parent[STORE]))) {
-    throw new IllegalDataValueException(`${where}: inserting this container would make the data graph cyclic`, 'SVC_ERR_DATA_CYCLE');
+    throw new IllegalDataValueException(
+      `${where}: inserting this container would make the data graph cyclic`,
+      'SVC_ERR_DATA_CYCLE',
+    );
   }
   child[INSERTED] = true;
 }

@@ -65,6 +65,11 @@ export const ERROR_CODES = {
     status: 500,
     summary: 'A value could not be encoded.',
   },
+  SVC_ERR_DATA_INVALID_OPTION: {
+    errorName: 'InvalidOptionException',
+    status: 500,
+    summary: 'A codec was configured with an option value it cannot use (e.g. a maxDepth that is not a positive integer).',
+  },
   SVC_ERR_DATA_UNKNOWN_CONTENT_TYPE: {
     errorName: 'UnsupportedContentTypeException',
     status: 415,

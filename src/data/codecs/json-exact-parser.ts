@@ -8,7 +8,7 @@
  * produce a precise error when `JSON.parse` rejects the text. It is iterative, so nesting depth is bounded
  * by memory, not by the call stack.
  */
-import { LONG_MAX, LONG_MIN, setOwn, type Store } from '../internal';
+import { LONG_MAX, LONG_MIN, StoreObject, setOwn, type Store } from '../internal';
 
 /** A JSON syntax problem at a char offset of the text. */
 export class JsonSyntaxError extends Error {
@@ -135,7 +135,7 @@ export function parseJsonExact(text: string): unknown {
         // {
         i++;
         skipWs();
-        const map: Store = {};
+        const map: Store = new StoreObject();
         if (text.charCodeAt(i) === 0x7d) {
           i++;
           value = map;

@@ -1,6 +1,7 @@
 import { adoptRootList, adoptRootMap } from '../adopt';
 import type { DataList } from '../data-list';
 import type { DataMap } from '../data-map';
+import { InvalidOptionException } from '../errors';
 import type { Store } from '../internal';
 import type { DataCodec } from './data-codec';
 import { decodePson } from './pson-decoder';
@@ -61,11 +62,13 @@ export class PsonCodec implements DataCodec {
   private readonly write: PsonWriteOptions;
   private readonly maxDepth: number;
 
-  /** @throws RangeError when `maxDepth` is not a positive integer. */
+  /** @throws InvalidOptionException when `maxDepth` is not a positive integer. */
   constructor(options: PsonCodecOptions = {}) {
     const maxDepth = options.maxDepth ?? DEFAULTS.maxDepth;
     if (!Number.isInteger(maxDepth) || maxDepth < 1) {
-      throw new RangeError(`PsonCodec: maxDepth must be a positive integer, got ${String(maxDepth)}`);
+      throw new InvalidOptionException(
+        `PsonCodec: maxDepth must be a positive integer, got ${String(maxDepth)}`,
+      );
     }
     this.write = {
       encodeStringLength: options.encodeStringLength ?? DEFAULTS.encodeStringLength,

@@ -21,7 +21,7 @@
  */
 import { ByteString } from '../byte-string';
 import { DataDecodingException } from '../errors';
-import { setOwn, type Store } from '../internal';
+import { StoreObject, setOwn, type Store } from '../internal';
 import { PSON_HEADER, PSON_HEADER_LENGTH, psonMarkerName } from './pson-markers';
 import { decodeUtf8 } from './pson-utf8';
 import { MAX_VARINT_BYTES } from './varint';
@@ -68,26 +68,6 @@ const scratchBytes = new Uint8Array(scratch);
 const scratchF64 = new Float64Array(scratch);
 const scratchF32 = new Float32Array(scratch);
 const scratchI64 = new BigInt64Array(scratch);
-
-/**
- * Maps are built as `new RawObject()`, a constructor whose prototype IS Object.prototype: the objects are
- * plain objects in every observable way (prototype, own keys, `constructor === Object`), but V8 gives them
- * 10 in-object fields where `{}` gets 4. A 5-to-10-key map then needs no separate property array, and a
- * map made by keyed stores stays in fast mode up to 22 keys rather than 16 (V8 turns an object whose
- * out-of-object fields exceed 12 into a dictionary). 1 KB record: 4.3 -> 3.8 µs; 1 MB: 4.0 -> 3.2 ms.
- * V8 sizes instances by what the first few constructions used ("slack tracking"), so those are made here,
- * with 10 fields each, before any document is read.
- */
-const RawObject = ((): new () => Store => {
-  function RawObject(): void {}
-  RawObject.prototype = Object.prototype;
-  const ctor = RawObject as unknown as new () => Store;
-  for (let i = 0; i < 8; i++) {
-    const o = new ctor();
-    for (let k = 0; k < 10; k++) o[`k${k}`] = k;
-  }
-  return ctor;
-})();
 
 const NO_BYTES = new Uint8Array(0);
 let src: Uint8Array = NO_BYTES;
@@ -260,7 +240,7 @@ function readValue(depth: number): unknown {
 }
 
 function readMap(depth: number, count: number): Store {
-  const map = new RawObject();
+  const map = new StoreObject();
   let n = 0;
   for (;;) {
     const key = readKey();
@@ -463,7 +443,7 @@ function readDeep(m: number, depth: number): Store | unknown[] {
       node = [];
     } else {
       if (marker === OBJECT_WITH_COUNT) count = readVarUint('the entry count of a map');
-      node = new RawObject();
+      node = new StoreObject();
     }
     nodes.push(node);
     counts.push(count);

@@ -22,12 +22,24 @@ function isDigit(c: number): boolean {
 
 /** May a char code precede an integer token? (-1: start of text) */
 function canPrecedeInteger(c: number): boolean {
-  return c === -1 || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x3a || c === 0x2c || c === 0x5b || c === 0x2d;
+  return (
+    c === -1 ||
+    c === 0x20 ||
+    c === 0x0a ||
+    c === 0x0d ||
+    c === 0x09 ||
+    c === 0x3a ||
+    c === 0x2c ||
+    c === 0x5b ||
+    c === 0x2d
+  );
 }
 
 /** May a char code follow an integer token? (-1: end of text) */
 function canFollowInteger(c: number): boolean {
-  return c === -1 || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x2c || c === 0x5d || c === 0x7d;
+  return (
+    c === -1 || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x2c || c === 0x5d || c === 0x7d
+  );
 }
 
 // The two scanners below are the same algorithm over a string and over bytes. They are written out twice
@@ -51,7 +63,10 @@ export function textMayHoldUnsafeInteger(t: string): boolean {
       while (s > 0 && s > need - 1 && isDigit(t.charCodeAt(s - 1))) s--;
       if (s <= need) {
         while (s > 0 && isDigit(t.charCodeAt(s - 1))) s--;
-        if (canPrecedeInteger(s > 0 ? t.charCodeAt(s - 1) : -1) && canFollowInteger(e + 1 < n ? t.charCodeAt(e + 1) : -1)) {
+        if (
+          canPrecedeInteger(s > 0 ? t.charCodeAt(s - 1) : -1) &&
+          canFollowInteger(e + 1 < n ? t.charCodeAt(e + 1) : -1)
+        ) {
           return true;
         }
       }
@@ -78,7 +93,8 @@ export function bytesMayHoldUnsafeInteger(b: Uint8Array): boolean {
       while (s > 0 && s > need - 1 && isDigit(b[s - 1]!)) s--;
       if (s <= need) {
         while (s > 0 && isDigit(b[s - 1]!)) s--;
-        if (canPrecedeInteger(s > 0 ? b[s - 1]! : -1) && canFollowInteger(e + 1 < n ? b[e + 1]! : -1)) return true;
+        if (canPrecedeInteger(s > 0 ? b[s - 1]! : -1) && canFollowInteger(e + 1 < n ? b[e + 1]! : -1))
+          return true;
       }
     }
     i = e + 16;

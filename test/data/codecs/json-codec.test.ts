@@ -272,7 +272,8 @@ describe('JsonCodec', () => {
           fc.constantFrom('', ' ', '\r', ',', ']', '}'),
           noDigits,
           (before, lead, len, trail, after) => {
-            const text = (lead === '' ? '' : before + lead) + '7'.repeat(len) + (trail === '' ? '' : trail + after);
+            const text =
+              (lead === '' ? '' : before + lead) + '7'.repeat(len) + (trail === '' ? '' : trail + after);
             expect(textMayHoldUnsafeInteger(text)).toBe(len >= 16);
             expect(bytesMayHoldUnsafeInteger(utf8(text))).toBe(len >= 16);
           },

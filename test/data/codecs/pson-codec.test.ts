@@ -3,6 +3,7 @@ import {
   Data,
   DataList,
   DataMap,
+  InvalidOptionException,
   PSON_CONTENT_TYPE,
   PsonCodec,
   isSvcError,
@@ -548,7 +549,7 @@ describe('PsonCodec', () => {
 
   describe('options', () => {
     it.each([0, -1, 1.5, Number.NaN])('refuses maxDepth %p', (maxDepth) => {
-      expect(() => new PsonCodec({ maxDepth })).toThrow(RangeError);
+      expect(() => new PsonCodec({ maxDepth })).toThrow(InvalidOptionException);
     });
 
     it('keeps the defaults for options given as undefined', () => {
