@@ -2,6 +2,8 @@ import { Command, CommanderError } from 'commander';
 import { isSvcError } from '../errors/svc-error';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './cli-error';
 import { psonCommand } from './commands/pson-command';
+import { schemaCommand } from './commands/schema-command';
+import { validateCommand } from './commands/validate-command';
 
 /** The `svc` program; each layer adds its subcommand here. */
 export function buildProgram(): Command {
@@ -11,6 +13,8 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   program.addCommand(psonCommand());
+  program.addCommand(validateCommand());
+  program.addCommand(schemaCommand());
   for (const sub of program.commands) sub.exitOverride();
   return program;
 }

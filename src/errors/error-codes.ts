@@ -90,6 +90,16 @@ export const ERROR_CODES = {
     status: 404,
     summary: 'A named schema was not found on the resolver path; the message lists the files tried.',
   },
+  SVC_ERR_VALIDATE_BAD_OPTIONS: {
+    errorName: 'ValidationOptionsError',
+    status: 500,
+    summary: 'Validation options name an unknown required, coercion or unrecognized-field mode.',
+  },
+  SVC_ERR_VALIDATE_INVALID: {
+    errorName: 'DataValidationError',
+    status: 422,
+    summary: 'Data does not conform to its schema; the message lists every validation message (`ERROR :: /path :: text`).',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

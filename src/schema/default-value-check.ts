@@ -40,7 +40,11 @@ export interface DefaultValueCheck {
 const INT_MIN = -(2 ** 31);
 const INT_MAX = 2 ** 31 - 1;
 const LONG_LIMIT = 2 ** 63;
-const FLOAT_MAX = 3.4028234663852886e38;
+/**
+ * Doubles strictly below this magnitude round to a finite float32 (FLOAT_MAX plus half an ulp ties to even,
+ * i.e. to Infinity). So `3.4028235e38`, Java's text for Float.MAX_VALUE, is a float default.
+ */
+const FLOAT_LIMIT = 3.4028234663852886e38 + 2 ** 103;
 
 /** Checks `value` against `schema`; see the module comment for the rules. */
 export function checkDefaultValue(value: DataValue, schema: DataSchema): DefaultValueCheck {
@@ -98,7 +102,7 @@ function check(
     case DataSchemaType.DOUBLE: {
       if (typeof value !== 'number' && typeof value !== 'bigint') return mismatch();
       const n = Number(value);
-      return s.getType() === DataSchemaType.FLOAT && Math.abs(n) > FLOAT_MAX ? outOfRange() : n;
+      return s.getType() === DataSchemaType.FLOAT && !(Math.abs(n) < FLOAT_LIMIT) ? outOfRange() : n;
     }
     case DataSchemaType.BYTES:
       return checkBytes(value, undefined, path, problems, mismatch);

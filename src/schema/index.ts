@@ -44,3 +44,4 @@ export {
 } from './schema-resolver';
 export { schemaToJson, schemasToJson, type SchemaJsonOptions } from './schema-to-json';
 export { checkDefaultValue, type DefaultValueCheck, type DefaultValueProblem } from './default-value-check';
+export * from './validation';

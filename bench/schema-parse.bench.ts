@@ -1,0 +1,145 @@
+/**
+ * Parsing the whole fixture tree (test/fixtures/pegasus) with a fresh SchemaResolver each time, from an
+ * in-memory copy of the files (so the disk is not measured), against `JSON.parse` of the same texts (the
+ * least any parser must do) and avsc's `Type.forSchema` over Avro versions of the same schemas, for scale.
+ *
+ * No goal: parsing happens once per schema and process. The number to look at is the time per schema.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import avro from 'avsc';
+import { SchemaResolver, type SchemaFileSystem } from '../src';
+import { type BenchFile, keep, type Suite } from './harness';
+
+const ROOT = path.join(__dirname, '../test/fixtures/pegasus');
+
+/** Every file below `dir`, by path. */
+function readTree(dir: string, into = new Map<string, string>()): Map<string, string> {
+  for (const name of fs.readdirSync(dir).sort()) {
+    const p = path.join(dir, name);
+    if (fs.statSync(p).isDirectory()) readTree(p, into);
+    else into.set(p, fs.readFileSync(p, 'utf8'));
+  }
+  return into;
+}
+
+/** The tree as a SchemaFileSystem over memory. */
+function memoryFileSystem(files: ReadonlyMap<string, string>): SchemaFileSystem {
+  const dirs = new Set<string>();
+  for (const f of files.keys())
+    for (let d = path.dirname(f); d.startsWith(ROOT); d = path.dirname(d)) dirs.add(d);
+  return {
+    readFile: (p) => {
+      const text = files.get(path.resolve(p));
+      if (text === undefined) throw new Error(`ENOENT: ${p}`);
+      return text;
+    },
+    isFile: (p) => files.has(path.resolve(p)),
+    isDirectory: (p) => dirs.has(path.resolve(p)),
+    readDir: (p) => {
+      const d = path.resolve(p);
+      const names = new Set<string>();
+      for (const f of [...files.keys(), ...dirs]) if (path.dirname(f) === d) names.add(path.basename(f));
+      return [...names];
+    },
+  };
+}
+
+/** Avro schemas of about the same size and nesting as the fixture tree, for avsc. */
+function avroSchemas(count: number): object[] {
+  const out: object[] = [];
+  for (let i = 0; i < count; i++) {
+    out.push({
+      type: 'record',
+      name: `bench.avro.R${i}`,
+      fields: [
+        { name: 'id', type: 'long' },
+        { name: 'name', type: 'string' },
+        { name: 'tags', type: { type: 'array', items: 'string' } },
+        { name: 'attrs', type: { type: 'map', values: 'string' } },
+        { name: 'kind', type: { type: 'enum', name: `bench.avro.K${i}`, symbols: ['A', 'B', 'C'] } },
+        { name: 'when', type: ['null', 'long'], default: null },
+        {
+          name: 'inner',
+          type: { type: 'record', name: `bench.avro.I${i}`, fields: [{ name: 'x', type: 'double' }] },
+        },
+      ],
+    });
+  }
+  return out;
+}
+
+function suites(): Suite[] {
+  const files = readTree(ROOT);
+  const texts = [...files.values()];
+  const fileSystem = memoryFileSystem(files);
+  const parseTree = (): number =>
+    new SchemaResolver({ resolverPath: [ROOT], fileSystem }).parseDirectory(ROOT).length;
+  const schemaCount = parseTree();
+  if (schemaCount !== files.size)
+    throw new Error(`schema-parse bench: ${schemaCount} schemas from ${files.size} files`);
+  const named = new SchemaResolver({ resolverPath: [ROOT], fileSystem });
+  named.parseDirectory(ROOT);
+  const names = [...named.bindings().keys()];
+  const avroDefs = avroSchemas(files.size);
+
+  // a rough per-schema time for the facts (the timed tasks below are the measurement)
+  const t0 = performance.now();
+  let runs = 0;
+  while (performance.now() - t0 < 300) {
+    parseTree();
+    runs++;
+  }
+  const perSchemaNs = ((performance.now() - t0) * 1e6) / runs / schemaCount;
+
+  return [
+    {
+      title: `parse the fixture tree (${files.size} .pdsc files) with a fresh SchemaResolver`,
+      short: 'parse fixture tree',
+      facts: [
+        { label: 'files (one top-level schema each)', value: files.size },
+        { label: 'named schemas bound', value: names.length },
+        {
+          label: 'bytes of schema text',
+          value: texts.reduce((n, t) => n + Buffer.byteLength(t), 0),
+          unit: 'B',
+        },
+        { label: 'rough time per schema (warm-up loop)', value: perSchemaNs, unit: 'ns' },
+      ],
+      notes: [
+        'files are read from memory (SchemaFileSystem), so the disk is not measured',
+        `per schema = the mean of a task / ${files.size}`,
+        'avsc forSchema parses the same number of Avro records of about the same size (for scale, not the same schemas)',
+      ],
+      anchor: {
+        name: 'JSON.parse of every file',
+        fn: () => {
+          let n = 0;
+          for (const t of texts) n += Object.keys(JSON.parse(t) as object).length;
+          keep(n);
+        },
+      },
+      candidates: [
+        { name: 'SchemaResolver.parseDirectory', fn: () => keep(parseTree()) },
+        {
+          name: 'SchemaResolver.resolve each name',
+          fn: () => {
+            const r = new SchemaResolver({ resolverPath: [ROOT], fileSystem });
+            for (const name of names) keep(r.resolve(name).getFullName().length);
+          },
+        },
+        {
+          name: 'avsc Type.forSchema (Avro twins)',
+          fn: () => {
+            for (const def of avroDefs) keep(avro.Type.forSchema(def as avro.Schema).typeName.length);
+          },
+        },
+      ],
+    },
+  ];
+}
+
+export const benchmark: BenchFile = {
+  title: 'Schema parsing: the whole fixture tree per run, time per schema',
+  suites,
+};

@@ -1,0 +1,40 @@
+/**
+ * Whether and how validation converts a primitive value to the form its schema type stores. The default is
+ * {@link CoercionMode.NORMAL}. A conversion is a *fix*: see `ValidationResult.hasFix`.
+ *
+ * | mode | converts |
+ * |---|---|
+ * | `OFF` | nothing; a value not already in stored form is an error (`... is not backed by a Integer`) |
+ * | `NORMAL` | any number to the schema's numeric type; an Avro string (chars U+0000..U+00FF) to a ByteString for bytes and fixed |
+ * | `STRING_TO_PRIMITIVE` | as NORMAL, plus decimal strings to numbers and `"true"`/`"false"` (any case) to booleans |
+ *
+ * What "the schema's numeric type" means with Svc's number representation (one JS `number`, plus `bigint`
+ * for longs beyond ±2^53):
+ * - int: an integral number in the int32 range is valid as is; a fractional number is truncated toward
+ *   zero (as Java's double→int). A value outside the int32 range after truncation is an error, not wrapped or
+ *   clamped: Java would wrap a Long and saturate a Double, and we cannot tell the two apart, so we refuse
+ *   the precision loss loudly (STYLE.md).
+ * - long: a safe integer number, or a bigint beyond ±2^53 within the 64-bit range, is valid as is; a
+ *   fractional number is truncated; an integral number beyond ±2^53 (a double such as 1e17) becomes the exact
+ *   bigint; beyond the 64-bit range is an error.
+ * - float and double: any finite number is valid as is (JS has no 32-bit float; rounding a double to float
+ *   precision would only add digits to the JSON); a bigint becomes a number. A float that does not round to a
+ *   finite float32 (beyond ±3.4028235e38) is an error (Java would make it Infinity, which data cannot hold).
+ * - NaN and Infinity cannot be data, so the strings "NaN", "Infinity" and "-Infinity", which the reference
+ *   coerces for float and double, are errors here (`NaN cannot be coerced to Float`).
+ * - STRING_TO_PRIMITIVE parses decimal text only (`[+-]digits[.digits][e[+-]digits]`, as Java's BigDecimal
+ *   does): no spaces, no hex, no `NaN`. For int and long the integer part is taken exactly (a long string
+ *   beyond 2^53 becomes an exact bigint); for float and double the nearest number.
+ *
+ * Enums, strings, arrays, maps, records and unions are never coerced.
+ */
+export const CoercionMode = {
+  OFF: 'OFF',
+  NORMAL: 'NORMAL',
+  STRING_TO_PRIMITIVE: 'STRING_TO_PRIMITIVE',
+} as const;
+
+export type CoercionMode = (typeof CoercionMode)[keyof typeof CoercionMode];
+
+/** The modes in declaration order. */
+export const COERCION_MODES: readonly CoercionMode[] = Object.values(CoercionMode);

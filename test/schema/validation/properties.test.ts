@@ -1,0 +1,234 @@
+/**
+ * Properties over the fixture tree (test/fixtures/pegasus) and over random schemas:
+ * - any value generated from a schema validates, as it is, in every mode that should accept it;
+ * - after a JSON round trip (bytes become strings, big doubles become longs), NORMAL coercion restores it;
+ * - garbage never makes validation throw, and the result is consistent;
+ * - the fast paths (generated code and closures) agree with each other and with the diagnostic path;
+ * - a second validation of fixed data fixes nothing more.
+ */
+import { join } from 'node:path';
+import fc from 'fast-check';
+import {
+  COERCION_MODES,
+  DataMap,
+  JsonCodec,
+  parseSchema,
+  REQUIRED_MODES,
+  RequiredMode,
+  resolveValidationOptions,
+  SchemaResolver,
+  UNRECOGNIZED_FIELD_MODES,
+  UnrecognizedFieldMode,
+  validate,
+  type DataSchema,
+  type DataValue,
+  type ValidationOptions,
+} from '../../../src';
+import { generateCheck } from '../../../src/schema/validation/check-codegen';
+import { nodeFor, rawOf, Run } from '../../../src/schema/validation/compile-validator';
+import { optionsIndex } from '../../../src/schema/validation/validation-options';
+import { dataMapArb } from '../../support/data-arbitraries';
+import { schemaText } from '../schema-arbitraries';
+import { valueArb } from './value-arbitraries';
+
+const ROOT = join(__dirname, '../../fixtures/pegasus');
+const resolver = new SchemaResolver({ resolverPath: [ROOT] });
+resolver.parseDirectory(ROOT);
+const FIXTURES: ReadonlyArray<readonly [string, DataSchema]> = [...resolver.bindings().entries()];
+const json = new JsonCodec();
+
+const ALL_OPTIONS: readonly ValidationOptions[] = REQUIRED_MODES.flatMap((requiredMode) =>
+  COERCION_MODES.flatMap((coercionMode) =>
+    UNRECOGNIZED_FIELD_MODES.map((unrecognizedFieldMode) => ({
+      requiredMode,
+      coercionMode,
+      unrecognizedFieldMode,
+    })),
+  ),
+);
+
+function expectValidAsIs(data: DataValue, schema: DataSchema, options: ValidationOptions): void {
+  const result = validate(data, schema, options);
+  if (result.getMessage() !== '' || result.hasFix()) {
+    throw new Error(`${JSON.stringify(options)}: ${result.toString()}`);
+  }
+  expect(result.isValid()).toBe(true);
+  expect(result.getFixed()).toBe(data);
+}
+
+/** Fast path and diagnostic path agree, for one value and one option combination. */
+function expectPathsAgree(data: DataValue, schema: DataSchema, options: ValidationOptions): void {
+  const resolved = resolveValidationOptions(options);
+  const node = nodeFor(schema, resolved, optionsIndex(resolved));
+  const generated = generateCheck(schema, resolved)!;
+  const raw = rawOf(data);
+  const fast = node.closureCheck(raw);
+  expect(generated(raw)).toBe(fast);
+  expect(node.check(raw)).toBe(fast);
+  if (fast) {
+    // the diagnostic path on a copy finds nothing to say and nothing to fix
+    const copy = data instanceof DataMap ? data.copy() : data;
+    const run = new Run();
+    const fixed = node.fix(copy, run);
+    expect([run.messages.map(String), run.hasFix, run.trims.length, fixed === copy]).toEqual([
+      [],
+      false,
+      0,
+      true,
+    ]);
+  }
+}
+
+describe('values generated from the fixture schemas', () => {
+  it('are generated for every fixture schema', () => {
+    const without = FIXTURES.filter(([, s]) => valueArb(s) === undefined).map(([n]) => n);
+    expect(without).toEqual([]);
+  });
+
+  it.each(FIXTURES)('validate as they are: %s', (_name, schema) => {
+    const arb = valueArb(schema)!;
+    const strictArb = valueArb(schema, { omitDefaulted: false, unknownFields: false })!;
+    fc.assert(
+      fc.property(arb, strictArb, (value, strict) => {
+        for (const coercionMode of COERCION_MODES) {
+          for (const requiredMode of [RequiredMode.IGNORE, RequiredMode.CAN_BE_ABSENT_IF_HAS_DEFAULT]) {
+            expectValidAsIs(value, schema, { coercionMode, requiredMode });
+          }
+          for (const requiredMode of REQUIRED_MODES) {
+            for (const unrecognizedFieldMode of UNRECOGNIZED_FIELD_MODES) {
+              expectValidAsIs(strict, schema, { coercionMode, requiredMode, unrecognizedFieldMode });
+            }
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it.each(FIXTURES)('come back from JSON through NORMAL coercion: %s', (_name, schema) => {
+    const arb = valueArb(schema, { unknownFields: false })!;
+    fc.assert(
+      fc.property(arb, (value) => {
+        if (!(value instanceof DataMap)) return; // the JSON codec reads objects and arrays only
+        const decoded = json.stringToMap(json.mapToString(value));
+        const result = validate(decoded, schema);
+        expect(result.getMessage()).toBe('');
+        expect(decoded.equals(value)).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('values generated from random schemas', () => {
+  it('validate as they are, and the fast paths agree with the diagnostic path', () => {
+    fc.assert(
+      fc.property(
+        schemaText.chain((text) => {
+          const schema = parseSchema(text);
+          const arb = valueArb(schema);
+          return arb === undefined ? fc.constant(null) : arb.map((value) => ({ schema, value }));
+        }),
+        (pair) => {
+          if (pair === null) return;
+          const { schema, value } = pair;
+          expectValidAsIs(value, schema, {});
+          expectValidAsIs(value, schema, { requiredMode: RequiredMode.IGNORE, coercionMode: 'OFF' });
+          expectPathsAgree(value, schema, {});
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('garbage', () => {
+  const garbage = dataMapArb({ maxDepth: 4 });
+  /** Garbage that shares the field names of the schema, so that it gets past the first check more often. */
+  const nearMiss = (schema: DataSchema): fc.Arbitrary<DataMap> => {
+    const s = schema.getDereferencedSchema() as unknown as {
+      getFields?: () => ReadonlyArray<{ getName(): string }>;
+    };
+    const names = s.getFields?.().map((f) => f.getName()) ?? ['x'];
+    return fc
+      .tuple(
+        fc.subarray(names),
+        fc.array(fc.oneof(garbage, fc.constant(new DataMap())), {
+          minLength: names.length,
+          maxLength: names.length,
+        }),
+        garbage,
+      )
+      .map(([keys, values, extra]) => {
+        const m = new DataMap();
+        keys.forEach((k, i) =>
+          m.put(k, values[i]!.size % 3 === 0 ? values[i]! : ([...values[i]!.values()][0] ?? 1)),
+        );
+        for (const [k, v] of extra) if (!m.has(k)) m.put(k, v);
+        return m;
+      });
+  };
+
+  it.each(FIXTURES)('never makes validation throw, and gives consistent results: %s', (_name, schema) => {
+    fc.assert(
+      fc.property(
+        fc.oneof(garbage, nearMiss(schema)),
+        fc.constantFrom(...ALL_OPTIONS),
+        fc.boolean(),
+        (data, options, readOnly) => {
+          if (readOnly) data.makeReadOnly();
+          expectPathsAgree(data, schema, options);
+          const result = validate(data, schema, options);
+          expect(result.getFixed()).toBe(data);
+          expect(result.isValid()).toBe(result.getMessages().length === 0);
+          if (result.hasFixupReadOnlyError()) expect(result.isValid()).toBe(false);
+          if (readOnly && result.hasFix() && options.unrecognizedFieldMode !== UnrecognizedFieldMode.TRIM)
+            expect(result.hasFixupReadOnlyError()).toBe(true);
+          // what could be fixed was fixed: a second pass fixes nothing and says the same. Except that with
+          // FIXUP_ABSENT_WITH_DEFAULT a default put in is read-only and is not itself fixed up (as in the
+          // reference), so a record default that leaves out a defaulted field of its own cannot be completed.
+          const again = validate(data, schema, options);
+          if (options.requiredMode === RequiredMode.FIXUP_ABSENT_WITH_DEFAULT) {
+            if (again.hasFix()) expect(again.hasFixupReadOnlyError()).toBe(true);
+          } else {
+            expect(again.hasFix()).toBe(readOnly && result.hasFix());
+            if (!readOnly) expect(again.getMessage()).toBe(result.getMessage());
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('never makes validation throw with any root value', () => {
+    const schemas = FIXTURES.map(([, s]) => s);
+    const roots: fc.Arbitrary<unknown> = fc.oneof(
+      fc.anything(),
+      garbage,
+      fc.constantFrom(
+        undefined,
+        null,
+        NaN,
+        Infinity,
+        -0,
+        2n ** 70n,
+        Symbol('x'),
+        () => 1,
+        Object.create(null),
+      ),
+    );
+    fc.assert(
+      fc.property(
+        roots,
+        fc.constantFrom(...schemas),
+        fc.constantFrom(...ALL_OPTIONS),
+        (root, schema, options) => {
+          const result = validate(root as DataValue, schema, options);
+          expect(typeof result.isValid()).toBe('boolean');
+          expect(typeof result.toString()).toBe('string');
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
