@@ -1,6 +1,6 @@
 import { DataList } from './data-list';
 import { DataMap } from './data-map';
-import { INSERTED, WRAPPER, adoption, type Store } from './internal';
+import { INSERTED, STORE, WRAPPER, adoption, type Store } from './internal';
 
 /**
  * The wrapper of a store found inside another store (or at the root of a decoded document): the existing
@@ -12,7 +12,19 @@ export function wrapperOf(store: Store | unknown[], inserted: boolean): DataMap 
   adoption.store = store;
   const wrapper = Array.isArray(store) ? new DataList() : new DataMap();
   wrapper[INSERTED] = inserted;
+  // a store inside another store is reachable without its wrapper: link it (see linkWrapper)
+  if (inserted) linkWrapper(wrapper);
   return wrapper;
+}
+
+/**
+ * Makes `wrapper` findable from its store. Only stores that sit inside another store need the link, so it
+ * is made when a store is first inserted (or adopted below another): linking in the constructor cost a
+ * hidden-class transition on every decoded root object, ~0.2 µs per 1 KB document (bench/json-codec).
+ */
+export function linkWrapper(wrapper: DataMap | DataList): void {
+  const store = wrapper[STORE] as { [WRAPPER]?: DataMap | DataList };
+  if (store[WRAPPER] === undefined) store[WRAPPER] = wrapper;
 }
 
 /** A root DataMap over a decoded object. */

@@ -18,7 +18,6 @@ import {
   MADE_READ_ONLY,
   READ_ONLY,
   STORE,
-  WRAPPER,
   adoption,
 } from './internal';
 import { toValue } from './data-map';
@@ -48,7 +47,6 @@ export class DataList implements Iterable<DataValue> {
     this[INSERTED] = false;
     this[INSTRUMENTING] = false;
     this[ACCESS] = null;
-    (store as { [WRAPPER]?: DataList })[WRAPPER] = this;
     if (init !== undefined) this.addAll(init);
   }
 

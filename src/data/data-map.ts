@@ -64,7 +64,6 @@ export class DataMap implements Iterable<[string, DataValue]> {
     this[INSERTED] = false;
     this[INSTRUMENTING] = false;
     this[ACCESS] = null;
-    (store as { [WRAPPER]?: DataMap })[WRAPPER] = this;
     if (init !== undefined) this.putAll(init);
   }
 

@@ -1,3 +1,6 @@
+import { linkWrapper } from './adopt';
+import type { DataList } from './data-list';
+import type { DataMap } from './data-map';
 import { IllegalDataValueException } from './errors';
 import {
   INSERTED,
@@ -55,6 +58,7 @@ export function checkValue(container: Wrapper, value: unknown, where: string): u
       if (kind === KIND_MAP || kind === KIND_LIST) {
         const child = value as Wrapper;
         checkNoCycle(container, child, where);
+        linkWrapper(value as DataMap | DataList);
         return child[STORE];
       }
       return value;
