@@ -4,8 +4,9 @@
  *
  * Storage model (why it looks like this): a DataMap keeps its entries in a plain object and a DataList in a
  * plain array, its *store*. A store holds leaves (string, number, bigint, boolean, ByteString, and raw
- * `null` for Data.NULL) and the *stores* of its child containers, never the wrappers; each store that has a
- * wrapper points back to it through the {@link WRAPPER} symbol. So the whole graph of stores is plain
+ * `null` for Data.NULL) and the *stores* of its child containers, never the wrappers; a store that sits
+ * inside another store and has a wrapper points back to it through the {@link WRAPPER} symbol (see
+ * `linkWrapper`). So the whole graph of stores is plain
  * JSON-shaped data:
  * - `JSON.stringify` serializes it natively without calling a `toJSON` per node (a built graph encodes at
  *   plain-object speed; with wrappers inside stores it was ~20% slower, bench/json-codec.bench.ts);
