@@ -419,14 +419,14 @@ export function printTimedSuite(suite: TimedSuite, res: SuiteResult, log: (line:
     log(`   ${f.label}: ${fmtInt(f.value)}${f.unit === undefined ? '' : ` ${f.unit}`}`);
   const w = Math.max(28, ...res.tasks.map((t) => t.name.length + 2));
   log(
-    `   ${pad('task', w)}${pad('ops/s', 12, true)}${pad('mean', 11, true)}${pad('±rme', 9, true)}${pad('samples', 9, true)}   vs anchor`,
+    `   ${pad('task', w)}${pad('ops/s', 13, true)}${pad('mean', 11, true)}${pad('±rme', 9, true)}${pad('samples', 11, true)}   vs anchor`,
   );
   for (const t of res.tasks) {
     const isAnchor = t.name === suite.anchor.name;
     const r = res.ratios.find((x) => x.task === t.name && x.vs === suite.anchor.name);
     const rel = isAnchor ? '1.00× (anchor)' : r === undefined ? '' : ratioText(r);
     log(
-      `   ${pad(t.name, w)}${pad(fmtInt(t.opsPerSec), 12, true)}${pad(fmtTime(t.meanMs), 11, true)}${pad(`±${t.rme.toFixed(1)}%`, 9, true)}${pad(fmtInt(t.samples), 9, true)}   ${rel}`,
+      `   ${pad(t.name, w)}${pad(fmtInt(t.opsPerSec), 13, true)}${pad(fmtTime(t.meanMs), 11, true)}${pad(`±${t.rme.toFixed(1)}%`, 9, true)}${pad(fmtInt(t.samples), 11, true)}   ${rel}`,
     );
   }
   for (const r of res.ratios) {
