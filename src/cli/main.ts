@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { isSvcError } from '../errors/svc-error';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './cli-error';
+import { avroCommand } from './commands/avro-command';
 import { psonCommand } from './commands/pson-command';
 import { schemaCommand } from './commands/schema-command';
 import { validateCommand } from './commands/validate-command';
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
   program.addCommand(psonCommand());
   program.addCommand(validateCommand());
   program.addCommand(schemaCommand());
+  program.addCommand(avroCommand());
   for (const sub of program.commands) sub.exitOverride();
   return program;
 }

@@ -100,6 +100,35 @@ export const ERROR_CODES = {
     status: 422,
     summary: 'Data does not conform to its schema; the message lists every validation message (`ERROR :: /path :: text`).',
   },
+  SVC_ERR_AVRO_SCHEMA_TRANSLATION: {
+    errorName: 'SchemaTranslationError',
+    status: 400,
+    summary:
+      'A schema cannot be translated to the Avro format (e.g. a union default that is not of the first member); the message names the schema and field path (`ERROR :: /com.ex.D/u :: ...`).',
+  },
+  SVC_ERR_AVRO_SCHEMA_PARSE: {
+    errorName: 'SchemaTranslationError',
+    status: 400,
+    summary:
+      'Avro schema text is malformed, refers to a name that no .avsc file on the path defines, or has a default that does not fit; the message says where.',
+  },
+  SVC_ERR_AVRO_EMBEDDED_SCHEMA: {
+    errorName: 'SchemaTranslationError',
+    status: 400,
+    summary:
+      'The schema embedded in an Avro schema (`com.linkedin.data`) is invalid, or does not translate back to that Avro schema (VERIFY_EMBEDDED_SCHEMA).',
+  },
+  SVC_ERR_AVRO_DATA_TRANSLATION: {
+    errorName: 'DataTranslationError',
+    status: 400,
+    summary:
+      'Data does not fit the schema pair while translating between a DataMap and an Avro generic record; the message names the path.',
+  },
+  SVC_ERR_AVRO_BAD_OPTIONS: {
+    errorName: 'AvroOptionsError',
+    status: 500,
+    summary: 'Avro translation options name an unknown mode or JSON style.',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -45,3 +45,4 @@ export {
 export { schemaToJson, schemasToJson, type SchemaJsonOptions } from './schema-to-json';
 export { checkDefaultValue, type DefaultValueCheck, type DefaultValueProblem } from './default-value-check';
 export * from './validation';
+export * from './avro';

@@ -1,43 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSchema, SchemaResolver } from '../../src';
-import { runCli, type CliResult } from '../support/run-cli';
+import { runCli } from '../support/run-cli';
 
 const FIXTURES = join(__dirname, '../fixtures/pegasus');
-
-/**
- * Runs the CLI like {@link runCli}, with extra environment variables. (Jest gives each test file its own copy
- * of `process.env`, which a child spawned by the shared helper does not see, so this passes `env` itself.)
- */
-function runCliWithEnv(
-  args: readonly string[],
-  stdin: string | undefined,
-  env: Record<string, string>,
-): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const root = join(__dirname, '../..');
-    const child = spawn(
-      process.execPath,
-      ['-r', '@swc-node/register', join(root, 'src/cli/run.ts'), ...args],
-      {
-        cwd: root,
-        env: { ...process.env, ...env },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }),
-    );
-    child.stdin.end(stdin);
-  });
-}
 
 describe('svc schema', () => {
   it('prints a named schema from the resolver path as canonical JSON', async () => {
@@ -52,7 +19,7 @@ describe('svc schema', () => {
 
   it('prints a schema file, indented with --pretty, in a form that parses back to the same schema', async () => {
     const file = join(FIXTURES, 'org/acme/graph/AllDefaults.pdsc');
-    const res = await runCliWithEnv(['schema', file, '--pretty'], undefined, { SVC_RESOLVER_PATH: FIXTURES });
+    const res = await runCli(['schema', file, '--pretty'], undefined, { SVC_RESOLVER_PATH: FIXTURES });
     expect(res.code).toBe(0);
     const text = res.stdout.toString('utf8');
     expect(text.startsWith('{\n  "type": "record",\n  "name": "AllDefaults",')).toBe(true);
@@ -83,7 +50,7 @@ describe('svc schema', () => {
   });
 
   it('exits 2 for a name that is not on the resolver path', async () => {
-    const res = await runCliWithEnv(['schema', 'com.example.Missing'], undefined, {
+    const res = await runCli(['schema', 'com.example.Missing'], undefined, {
       SVC_RESOLVER_PATH: FIXTURES,
     });
     expect(res.code).toBe(2);

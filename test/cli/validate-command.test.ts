@@ -1,42 +1,9 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli, type CliResult } from '../support/run-cli';
+import { runCli } from '../support/run-cli';
 
 const FIXTURES = join(__dirname, '../fixtures/pegasus');
-
-/**
- * Runs the CLI like {@link runCli}, with extra environment variables. (Jest gives each test file its own copy
- * of `process.env`, which a child spawned by the shared helper does not see, so this passes `env` itself.)
- */
-function runCliWithEnv(
-  args: readonly string[],
-  stdin: string | undefined,
-  env: Record<string, string>,
-): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const root = join(__dirname, '../..');
-    const child = spawn(
-      process.execPath,
-      ['-r', '@swc-node/register', join(root, 'src/cli/run.ts'), ...args],
-      {
-        cwd: root,
-        env: { ...process.env, ...env },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }),
-    );
-    child.stdin.end(stdin);
-  });
-}
 
 describe('svc validate', () => {
   it('prints the data and exits 0 for a valid document, keeping longs exact', async () => {
@@ -81,7 +48,7 @@ describe('svc validate', () => {
 
   it('applies the modes it is given, in any case, and reads the resolver path from SVC_RESOLVER_PATH', async () => {
     const doc = '{"value": "leaf"}';
-    const strict = await runCliWithEnv(
+    const strict = await runCli(
       [
         'validate',
         '-s',
@@ -96,7 +63,7 @@ describe('svc validate', () => {
     );
     expect(strict.code).toBe(1);
     expect(strict.stderr).toContain('\nERROR :: /children :: field is required but not found\n');
-    const lenient = await runCliWithEnv(['validate', '-s', 'org.acme.graph.TreeNode'], doc, {
+    const lenient = await runCli(['validate', '-s', 'org.acme.graph.TreeNode'], doc, {
       SVC_RESOLVER_PATH: FIXTURES,
     });
     expect([lenient.code, lenient.stderr]).toEqual([0, '']);

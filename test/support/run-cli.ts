@@ -9,14 +9,22 @@ export interface CliResult {
 
 const ROOT = join(__dirname, '../..');
 
-/** Runs the `svc` command from sources in a real child process, feeding `stdin`. */
-export function runCli(args: readonly string[], stdin?: Uint8Array | string): Promise<CliResult> {
+/**
+ * Runs the `svc` command from sources in a real child process, feeding `stdin`. `env` adds variables to the
+ * child's environment (pass them here: jest gives each test file its own copy of `process.env`).
+ */
+export function runCli(
+  args: readonly string[],
+  stdin?: Uint8Array | string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       ['-r', '@swc-node/register', join(ROOT, 'src/cli/run.ts'), ...args],
       {
         cwd: ROOT,
+        env: { ...process.env, ...env },
         stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
