@@ -29,7 +29,7 @@ import { nodeFor, rawOf, Run } from '../../../src/schema/validation/compile-vali
 import { optionsIndex } from '../../../src/schema/validation/validation-options';
 import { dataMapArb } from '../../support/data-arbitraries';
 import { schemaText } from '../schema-arbitraries';
-import { valueArb } from './value-arbitraries';
+import { valueArb } from '../../support/schema-value-arbitraries';
 
 const ROOT = join(__dirname, '../../fixtures/pegasus');
 const resolver = new SchemaResolver({ resolverPath: [ROOT] });

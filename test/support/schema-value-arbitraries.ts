@@ -4,6 +4,9 @@
  * Data.NULL), the avsc `random(schema)` idea for property tests. Usable over any parsed schema, the fixture
  * tree included.
  *
+ * Options narrow the values to what survives a lossy round trip (the Avro translation tests use
+ * `{ unknownFields: false, omitDefaulted: false, float32: true, mapKeys: ..., nullInOptional: false }`).
+ *
  * Recursion is cut at a depth: below it, arrays and maps are empty, optional fields absent and unions take
  * their shallowest member. A type with no value at all (an enum without symbols, a record that requires
  * itself) makes the arbitrary of whatever requires it `undefined`; `valueArb` then returns undefined.
@@ -22,8 +25,8 @@ import {
   type MapDataSchema,
   type RecordDataSchema,
   type UnionDataSchema,
-} from '../../../src';
-import { dataKey, dataLong, dataMapArb, dataString } from '../../support/data-arbitraries';
+} from '../../src';
+import { dataKey, dataLong, dataMapArb, dataString } from './data-arbitraries';
 
 export interface ValueArbOptions {
   /** Nesting of named schemas below which containers stay empty (default 3). */
@@ -32,6 +35,12 @@ export interface ValueArbOptions {
   readonly unknownFields?: boolean;
   /** Whether required fields that have a default may be absent (default true; false for MUST_BE_PRESENT). */
   readonly omitDefaulted?: boolean;
+  /** Whether floats are float32 values only (default false: any double within the float range). */
+  readonly float32?: boolean;
+  /** Map keys (default: any data key). */
+  readonly mapKeys?: fc.Arbitrary<string>;
+  /** Whether an optional field may hold Data.NULL (a union with a null member) (default true). */
+  readonly nullInOptional?: boolean;
 }
 
 type Arb = fc.Arbitrary<DataValue>;
@@ -43,6 +52,9 @@ export function valueArb(schema: DataSchema, options: ValueArbOptions = {}): Arb
   const maxDepth = options.maxDepth ?? 3;
   const unknownFields = options.unknownFields ?? true;
   const omitDefaulted = options.omitDefaulted ?? true;
+  const float32 = options.float32 ?? false;
+  const mapKeys = options.mapKeys ?? dataKey;
+  const nullInOptional = options.nullInOptional ?? true;
   const memo = new Map<string, Arb | undefined>();
   let ids = new Map<DataSchema, number>();
 
@@ -75,10 +87,12 @@ export function valueArb(schema: DataSchema, options: ValueArbOptions = {}): Arb
       case 'LONG':
         return dataLong;
       case 'FLOAT':
-        return fc.oneof(
-          fc.float({ noNaN: true, noDefaultInfinity: true }),
-          fc.double({ min: -FLOAT_MAX, max: FLOAT_MAX, noNaN: true }),
-        );
+        return float32
+          ? fc.float({ noNaN: true, noDefaultInfinity: true })
+          : fc.oneof(
+              fc.float({ noNaN: true, noDefaultInfinity: true }),
+              fc.double({ min: -FLOAT_MAX, max: FLOAT_MAX, noNaN: true }),
+            );
       case 'DOUBLE':
         return fc.double({ noNaN: true, noDefaultInfinity: true });
       case 'BOOLEAN':
@@ -106,7 +120,7 @@ export function valueArb(schema: DataSchema, options: ValueArbOptions = {}): Arb
         const values = deep ? undefined : arb((s as MapDataSchema).getValues(), depth, inProgress);
         if (values === undefined) return fc.constant(null).map((): DataValue => new DataMap());
         return fc
-          .dictionary(dataKey, values, { maxKeys: 4 })
+          .dictionary(mapKeys, values, { maxKeys: 4 })
           .map((o): DataValue => new DataMap(Object.entries(o)));
       }
       case 'UNION': {
@@ -131,7 +145,9 @@ export function valueArb(schema: DataSchema, options: ValueArbOptions = {}): Arb
         for (const field of record.getFields()) {
           const name = field.getName();
           const mayOmit = field.getOptional() || (omitDefaulted && field.hasDefault());
-          const value = mayOmit && deep ? undefined : arb(field.getType(), depth + 1, inProgress);
+          let value = mayOmit && deep ? undefined : arb(field.getType(), depth + 1, inProgress);
+          if (!nullInOptional && field.getOptional() && value !== undefined)
+            value = value.filter((v) => v !== Data.NULL);
           if (value === undefined) {
             if (!mayOmit) return undefined;
             parts.push(fc.constant(null));
