@@ -4,4 +4,6 @@
  */
 export * from './data';
 export * from './schema';
+export * from './templates';
+export * from './codegen';
 export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';

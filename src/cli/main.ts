@@ -3,6 +3,7 @@ import { isSvcError } from '../errors/svc-error';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './cli-error';
 import { avroCommand } from './commands/avro-command';
 import { psonCommand } from './commands/pson-command';
+import { generateCommand } from './commands/generate-command';
 import { schemaCommand } from './commands/schema-command';
 import { validateCommand } from './commands/validate-command';
 
@@ -14,9 +15,10 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   program.addCommand(psonCommand());
+  program.addCommand(generateCommand());
+  program.addCommand(avroCommand());
   program.addCommand(validateCommand());
   program.addCommand(schemaCommand());
-  program.addCommand(avroCommand());
   for (const sub of program.commands) sub.exitOverride();
   return program;
 }

@@ -129,6 +129,78 @@ export const ERROR_CODES = {
     status: 500,
     summary: 'Avro translation options name an unknown mode or JSON style.',
   },
+  SVC_ERR_TEMPLATE_OUTPUT_CAST: {
+    errorName: 'TemplateOutputCastException',
+    status: 500,
+    summary:
+      'Stored data cannot be wrapped, cast or coerced to the binding type (also a union whose member cannot be determined, or a getter of another union member).',
+  },
+  SVC_ERR_TEMPLATE_REQUIRED_FIELD_MISSING: {
+    errorName: 'RequiredFieldNotPresentException',
+    status: 500,
+    summary:
+      'A strict getter found a required field absent and without a default.',
+  },
+  SVC_ERR_TEMPLATE_ILLEGAL_ARGUMENT: {
+    errorName: 'IllegalArgumentException',
+    status: 500,
+    summary:
+      'A template operation got an argument it cannot accept (null for a required field in REMOVE_OPTIONAL_IF_NULL mode, a second coercer for a custom class).',
+  },
+  SVC_ERR_TEMPLATE_NULL_VALUE: {
+    errorName: 'NullValueException',
+    status: 500,
+    summary:
+      'null or undefined was set in DISALLOW_NULL mode or as a union member value.',
+  },
+  SVC_ERR_TEMPLATE_NULL_UNION: {
+    errorName: 'NullUnionUnsupportedOperationException',
+    status: 500,
+    summary:
+      'A member was set on a null union; a null union stays null.',
+  },
+  SVC_ERR_TEMPLATE_SCHEMA_CONFLICT: {
+    errorName: 'TemplateSchemaException',
+    status: 500,
+    summary:
+      'Two generated modules registered different schemas under the same name.',
+  },
+  SVC_ERR_TEMPLATE_SCHEMA_MISSING: {
+    errorName: 'TemplateSchemaException',
+    status: 500,
+    summary:
+      'A generated class needs a schema that no loaded generated module registered, or that does not parse.',
+  },
+  SVC_ERR_TEMPLATE_NO_COERCER: {
+    errorName: 'MissingCoercerException',
+    status: 500,
+    summary:
+      'A custom-bound value was converted before a coercer was registered for its class.',
+  },
+  SVC_ERR_CODEGEN_INPUT: {
+    errorName: 'CodegenError',
+    status: 400,
+    summary:
+      'A schema argument of the generator is neither a readable file nor a valid schema name.',
+  },
+  SVC_ERR_CODEGEN_NAME_CONFLICT: {
+    errorName: 'CodegenError',
+    status: 400,
+    summary:
+      'Two generated classes or accessors would get the same name; the message names both schemas.',
+  },
+  SVC_ERR_CODEGEN_UNSUPPORTED: {
+    errorName: 'CodegenError',
+    status: 400,
+    summary:
+      'A schema cannot be bound to a class (a top-level union without typeref, a custom binding on a non-primitive type).',
+  },
+  SVC_ERR_CODEGEN_BAD_BINDING: {
+    errorName: 'CodegenError',
+    status: 400,
+    summary:
+      'A typescript or java binding attribute of a typeref is malformed.',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

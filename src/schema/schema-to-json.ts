@@ -27,6 +27,11 @@ import { dataToJson } from './value-text';
 export interface SchemaJsonOptions {
   /** Spaces per indentation level; 0 (the default) writes compact JSON. */
   readonly indent?: number;
+  /**
+   * Write every named schema other than the given ones by full name only, never in full (default false).
+   * The text then needs a resolver that knows those names; generated code embeds each named schema this way.
+   */
+  readonly namedByReference?: boolean;
 }
 
 /** Canonical JSON of `schema`. */
@@ -39,7 +44,7 @@ export function schemaToJson(schema: DataSchema, options: SchemaJsonOptions = {}
  * schema written in full in one value is referred to by name in the following ones.
  */
 export function schemasToJson(schemas: readonly DataSchema[], options: SchemaJsonOptions = {}): string {
-  const encoder = new Encoder();
+  const encoder = new Encoder(options.namedByReference === true ? new Set(schemas) : undefined);
   return schemas
     .map((s) => print(encoder.schema(s, { namespace: '', package: '' }), options.indent ?? 0, 0))
     .join('\n');
@@ -63,6 +68,9 @@ interface Scope {
 
 class Encoder {
   private readonly written = new Set<NamedDataSchema>();
+
+  /** @param inFull when given, only these schemas are written in full (the `namedByReference` option). */
+  constructor(private readonly inFull?: ReadonlySet<DataSchema>) {}
 
   schema(schema: DataSchema, scope: Scope): Out {
     if (schema.isPrimitive()) return schema.getUnionMemberKey();
@@ -91,7 +99,8 @@ class Encoder {
   }
 
   private named(schema: NamedDataSchema, scope: Scope): Out {
-    if (this.written.has(schema)) return schema.getFullName();
+    if (this.written.has(schema) || (this.inFull !== undefined && !this.inFull.has(schema)))
+      return schema.getFullName();
     this.written.add(schema);
     const entries: [string, Out][] = [];
     const type = schema.getType();

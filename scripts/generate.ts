@@ -1,0 +1,88 @@
+/**
+ * Generates the data templates of the repository's schema trees: data templates only (no interface
+ * descriptions or client code), before type-checking and tests (`npm run check`, and jest's globalSetup).
+ *
+ *   npm run generate          the shared fixture tree and the binding-test tree into test/generated/<tree>/,
+ *                             and every examples/src/<sourceset>/pegasus/ into examples/src/<sourceset>/generated/
+ *   npm run generate:golden   the two test trees into test/golden/<tree>/ (committed; test/codegen/golden.test.ts
+ *                             fails when a fresh generation differs, so every generator change is a reviewable diff)
+ *
+ * Generated folders are git-ignored and owned by the generator: stale files in them are removed. Only files
+ * whose text changed are written.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { generateTemplates, writeGeneratedFiles, type GeneratedFile } from '../src/codegen';
+
+const ROOT = path.join(__dirname, '..');
+
+/** A schema tree of the repository and the options it is generated with. */
+export interface SchemaTree {
+  readonly name: string;
+  /** Directories of schemas, relative to the repository root. */
+  readonly sources: readonly string[];
+  readonly resolverPath: readonly string[];
+}
+
+/** The test trees (generated into test/generated/<name> and test/golden/<name>). */
+export const TEST_TREES: readonly SchemaTree[] = [
+  { name: 'fixtures', sources: ['test/fixtures/pegasus'], resolverPath: ['test/fixtures/pegasus'] },
+  { name: 'binding', sources: ['test/templates/pegasus'], resolverPath: ['test/templates/pegasus'] },
+];
+
+/** The files of a tree, as generated with the default options (runtime module `svc-framework`). */
+export function generateTree(tree: SchemaTree): GeneratedFile[] {
+  const abs = (p: string): string => path.join(ROOT, p);
+  return generateTemplates({ sources: tree.sources.map(abs), resolverPath: tree.resolverPath.map(abs) });
+}
+
+/** The `src/<sourceset>/pegasus` directories of the examples project. */
+function exampleSourceSets(): string[] {
+  const src = path.join(ROOT, 'examples/src');
+  if (!fs.existsSync(src)) return [];
+  return fs
+    .readdirSync(src, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && fs.existsSync(path.join(src, e.name, 'pegasus')))
+    .map((e) => path.join(src, e.name))
+    .sort();
+}
+
+function hasSchemas(dir: string): boolean {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .some((e) => (e.isDirectory() ? hasSchemas(path.join(dir, e.name)) : e.name.endsWith('.pdsc')));
+}
+
+/** Generates every tree; returns one line per tree for the log. */
+export function generateAll(options: { readonly golden?: boolean } = {}): string[] {
+  const log: string[] = [];
+  const outRoot = path.join(ROOT, options.golden === true ? 'test/golden' : 'test/generated');
+  for (const tree of TEST_TREES) {
+    const started = performance.now();
+    const files = generateTree(tree);
+    const r = writeGeneratedFiles(path.join(outRoot, tree.name), files, { clean: true });
+    const ms = (performance.now() - started).toFixed(0);
+    log.push(
+      `${path.relative(ROOT, outRoot)}/${tree.name}: ${files.length} files (${r.written} written, ${r.removed} removed) in ${ms} ms`,
+    );
+  }
+  if (options.golden !== true) {
+    for (const set of exampleSourceSets()) {
+      const pegasus = path.join(set, 'pegasus');
+      const out = path.join(set, 'generated');
+      const files = hasSchemas(pegasus)
+        ? generateTemplates({ sources: [pegasus], resolverPath: [pegasus] })
+        : [];
+      const r = writeGeneratedFiles(out, files, { clean: true });
+      log.push(
+        `${path.relative(ROOT, out)}: ${files.length} files (${r.written} written, ${r.removed} removed)`,
+      );
+    }
+  }
+  return log;
+}
+
+if (require.main === module) {
+  for (const line of generateAll({ golden: process.argv.includes('--golden') }))
+    process.stdout.write(`${line}\n`);
+}

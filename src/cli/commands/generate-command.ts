@@ -1,0 +1,99 @@
+import { Command } from 'commander';
+import { generateTemplates, writeGeneratedFiles } from '../../codegen';
+import { CliUsageError } from '../cli-error';
+import { writeOutput } from '../io';
+
+/** The environment variable read for the resolver path when no option gives one. */
+export const RESOLVER_PATH_ENV = 'GENERATOR_RESOLVER_PATH';
+/** The resolver path variable of the other `svc` commands, read last. */
+export const SVC_RESOLVER_PATH_ENV = 'SVC_RESOLVER_PATH';
+/** The property (`-Dgenerator.resolver.path=...`) of the reference generator, accepted as is. */
+export const RESOLVER_PATH_PROPERTY = 'generator.resolver.path';
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/**
+ * The resolver path: `--resolver-path`, else `-Dgenerator.resolver.path=...` (the reference generator's
+ * property), else the environment variable GENERATOR_RESOLVER_PATH, else SVC_RESOLVER_PATH (shared with the
+ * other `svc` commands); colon-separated directories in each case.
+ */
+export function resolverPathFrom(
+  option: string | undefined,
+  defines: readonly string[],
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  let property: string | undefined;
+  for (const d of defines) {
+    const eq = d.indexOf('=');
+    const name = eq < 0 ? d : d.slice(0, eq);
+    if (name !== RESOLVER_PATH_PROPERTY || eq < 0) {
+      throw new CliUsageError(`-D${d}: the only property is ${RESOLVER_PATH_PROPERTY}=<dir>:<dir>...`);
+    }
+    property = d.slice(eq + 1);
+  }
+  return option ?? property ?? env[RESOLVER_PATH_ENV] ?? env[SVC_RESOLVER_PATH_ENV];
+}
+
+/** `svc generate <targetDir> <schemas...>`: data templates from schemas. */
+export function generateCommand(): Command {
+  return new Command('generate')
+    .description(
+      'generate TypeScript data templates: one class per schema, in a source tree by package under targetDir',
+    )
+    .argument('<targetDir>', 'directory of the generated source tree')
+    .argument(
+      '<schemas...>',
+      'schema files (any extension), directories (every .pdsc below) or full schema names (com.example.Photo)',
+    )
+    .option(
+      '-r, --resolver-path <dirs>',
+      `colon-separated directories searched for named schemas (only .pdsc files are read); else -D${RESOLVER_PATH_PROPERTY}=<dirs>, else $${RESOLVER_PATH_ENV}, else $${SVC_RESOLVER_PATH_ENV}`,
+    )
+    .option(
+      '-D, --define <property=value>',
+      `a generator property; only ${RESOLVER_PATH_PROPERTY}`,
+      collect,
+      [],
+    )
+    .option(
+      '--runtime-module <module>',
+      'the module generated code imports the runtime from',
+      'svc-framework',
+    )
+    .option(
+      '--import-extension <ext>',
+      'appended to imports between generated files (.js for ES modules)',
+      '',
+    )
+    .option('--clean', 'remove .ts files under targetDir that this run does not generate', false)
+    .action(
+      async (
+        targetDir: string,
+        schemas: string[],
+        opts: {
+          resolverPath?: string;
+          define: string[];
+          runtimeModule: string;
+          importExtension: string;
+          clean: boolean;
+        },
+      ) => {
+        const resolverPath = resolverPathFrom(opts.resolverPath, opts.define, process.env);
+        const started = performance.now();
+        const files = generateTemplates({
+          sources: schemas,
+          resolverPath: resolverPath ?? [],
+          runtimeModule: opts.runtimeModule,
+          importExtension: opts.importExtension,
+        });
+        const r = writeGeneratedFiles(targetDir, files, { clean: opts.clean });
+        const ms = (performance.now() - started).toFixed(0);
+        await writeOutput(
+          `Generated ${files.length} files into ${targetDir} (${r.written} written, ${r.unchanged} unchanged` +
+            `${opts.clean ? `, ${r.removed} removed` : ''}) in ${ms} ms\n`,
+        );
+      },
+    );
+}

@@ -1,0 +1,101 @@
+/**
+ * The built-in array classes of the primitive types (brief, "Class naming" 1: the boxed type name plus
+ * `Array`). Generated code uses them for arrays of primitives and of typerefs of primitives; arrays of
+ * arrays of primitives (`LongArrayArray`...) are generated.
+ */
+import type { ByteString } from '../data/byte-string';
+import type { ArrayDataSchema } from '../schema/array-schema';
+import { DirectArrayTemplate, type ArrayInit } from './array-template';
+import { Coercers } from './coercers';
+import { SchemaRef } from './schema-registry';
+
+const INT_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('int'));
+
+/** An array of int. */
+export class IntegerArray extends DirectArrayTemplate<number> {
+  constructor(init?: ArrayInit<number>) {
+    super(init, Coercers.INT);
+  }
+
+  override schema(): ArrayDataSchema {
+    return INT_ARRAY.get();
+  }
+}
+
+const LONG_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('long'));
+
+/** An array of long. */
+export class LongArray extends DirectArrayTemplate<number | bigint> {
+  constructor(init?: ArrayInit<number | bigint>) {
+    super(init, Coercers.LONG);
+  }
+
+  override schema(): ArrayDataSchema {
+    return LONG_ARRAY.get();
+  }
+}
+
+const FLOAT_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('float'));
+
+/** An array of float. */
+export class FloatArray extends DirectArrayTemplate<number> {
+  constructor(init?: ArrayInit<number>) {
+    super(init, Coercers.FLOAT);
+  }
+
+  override schema(): ArrayDataSchema {
+    return FLOAT_ARRAY.get();
+  }
+}
+
+const DOUBLE_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('double'));
+
+/** An array of double. */
+export class DoubleArray extends DirectArrayTemplate<number> {
+  constructor(init?: ArrayInit<number>) {
+    super(init, Coercers.DOUBLE);
+  }
+
+  override schema(): ArrayDataSchema {
+    return DOUBLE_ARRAY.get();
+  }
+}
+
+const BOOLEAN_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('boolean'));
+
+/** An array of boolean. */
+export class BooleanArray extends DirectArrayTemplate<boolean> {
+  constructor(init?: ArrayInit<boolean>) {
+    super(init, Coercers.BOOLEAN);
+  }
+
+  override schema(): ArrayDataSchema {
+    return BOOLEAN_ARRAY.get();
+  }
+}
+
+const STRING_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('string'));
+
+/** An array of string. */
+export class StringArray extends DirectArrayTemplate<string> {
+  constructor(init?: ArrayInit<string>) {
+    super(init, Coercers.STRING);
+  }
+
+  override schema(): ArrayDataSchema {
+    return STRING_ARRAY.get();
+  }
+}
+
+const BYTES_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('bytes'));
+
+/** An array of bytes. */
+export class ByteStringArray extends DirectArrayTemplate<ByteString> {
+  constructor(init?: ArrayInit<ByteString>) {
+    super(init, Coercers.BYTES);
+  }
+
+  override schema(): ArrayDataSchema {
+    return BYTES_ARRAY.get();
+  }
+}

@@ -1,0 +1,363 @@
+/**
+ * Conversions between the values generated classes take and return and the data they store (brief, "Type
+ * mapping"), one {@link Coercer} per binding type.
+ *
+ * Input (`toData`, used by setters, `push`, `createWith...`) accepts the exact value or one that converts
+ * without loss, and throws the data layer's {@link ClassCastException} otherwise:
+ * - int: an integral number or bigint in the int32 range; long: an integral number (beyond ±2^53 it is
+ *   stored as the exact bigint) or a bigint in the 64-bit range; float and double: a finite number, or a
+ *   bigint that a number holds exactly (float also within ±3.4028235e38). A fractional number for an int or
+ *   long is refused, not truncated: TypeScript types both as `number`, so truncating would hide a bug.
+ * - boolean, string: only that type. bytes: a ByteString, a valid Avro string (each char U+0000..U+00FF one
+ *   byte) or a Uint8Array (copied).
+ * - enums: a symbol the binding knows (not `$UNKNOWN`); templates: an instance of the generated class;
+ *   custom classes: an instance, converted by the registered {@link DirectCoercer}.
+ *
+ * Output (`fromData`, used by getters) follows validation's CoercionMode.NORMAL, as Java's output
+ * coercion converts any Number: a fractional number read as an int or long is truncated, a bigint read as a
+ * double becomes a number, an Avro string read as bytes becomes a ByteString. What NORMAL cannot convert
+ * (another type, an int out of range, a symbol... ) throws {@link TemplateOutputCastException}. Enums return
+ * `$UNKNOWN` for a symbol the binding does not know (brief, "Versioning" 3).
+ */
+import { ByteString } from '../data/byte-string';
+import { DataList } from '../data/data-list';
+import { DataMap } from '../data/data-map';
+import { NULL, type DataNull } from '../data/data-null';
+import type { DataPrimitive, DataValue } from '../data/data-value';
+import { ClassCastException } from '../data/errors';
+import { FLOAT_LIMIT, INT_MAX, INT_MIN, toDouble, toFloat, toInt, toLong } from '../schema/validation/coerce';
+import { SvcError } from '../errors/svc-error';
+import { UNKNOWN_SYMBOL, enumSymbols, type EnumObject } from './enum-support';
+import { IllegalArgumentException, MissingCoercerException, TemplateOutputCastException } from './errors';
+
+/** How one binding type converts to and from data. Generated classes hold one per field, member or item type. */
+export interface Coercer<T> {
+  /** The binding type, for messages (`int`, `PhotoFormat`, `Exif`...). */
+  readonly typeName: string;
+  /** True when {@link fromData} returns values that cannot change (so a default may be converted once). */
+  readonly immutableOutput: boolean;
+  /** A value given to the binding, to the data to store; {@link ClassCastException} when it cannot be. */
+  toData(value: unknown): DataValue;
+  /** Stored data, to the binding type; {@link TemplateOutputCastException} when it cannot be. */
+  fromData(data: DataValue): T;
+}
+
+/** A short description of a value for messages: its type and, for small values, the value. */
+export function describeValue(v: unknown): string {
+  switch (typeof v) {
+    case 'string':
+      return `string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v)}`;
+    case 'number':
+    case 'boolean':
+      return `${typeof v} ${String(v)}`;
+    case 'bigint':
+      return `bigint ${v}n`;
+    case 'undefined':
+      return 'undefined';
+    case 'function':
+      return 'a function';
+    case 'symbol':
+      return 'a symbol';
+    default:
+      if (v === null) return 'null';
+      if (v === NULL) return 'Data.NULL';
+      if (v instanceof DataMap) return 'a DataMap';
+      if (v instanceof DataList) return 'a DataList';
+      if (v instanceof ByteString) return `a ByteString of ${v.length} bytes`;
+      return `an instance of ${(v as object).constructor?.name ?? 'Object'}`;
+  }
+}
+
+function inputError(value: unknown, typeName: string): ClassCastException {
+  return new ClassCastException(`Input ${describeValue(value)} cannot be stored as ${typeName}`);
+}
+
+function outputError(data: unknown, typeName: string): TemplateOutputCastException {
+  return new TemplateOutputCastException(`Output ${describeValue(data)} cannot be coerced to ${typeName}`);
+}
+
+const SAFE_BIG_MAX = BigInt(Number.MAX_SAFE_INTEGER);
+const SAFE_BIG_MIN = BigInt(Number.MIN_SAFE_INTEGER);
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+const TWO_63 = 9223372036854775808;
+
+/** A bigint as a number when the number holds it exactly. */
+function exactNumber(b: bigint): number | undefined {
+  if (b >= SAFE_BIG_MIN && b <= SAFE_BIG_MAX) return Number(b);
+  const n = Number(b);
+  return BigInt(n) === b ? n : undefined;
+}
+
+function primitive<T>(
+  typeName: string,
+  toData: (v: unknown) => DataValue | undefined,
+  fromData: (d: DataValue) => T | undefined,
+): Coercer<T> {
+  return {
+    typeName,
+    immutableOutput: true,
+    toData(value: unknown): DataValue {
+      const d = toData(value);
+      if (d === undefined) throw inputError(value, typeName);
+      return d;
+    },
+    fromData(data: DataValue): T {
+      const v = fromData(data);
+      if (v === undefined) throw outputError(data, typeName);
+      return v;
+    },
+  };
+}
+
+const INT = primitive<number>(
+  'int',
+  (v) => {
+    if (typeof v === 'number') return (v | 0) === v ? v | 0 : undefined;
+    if (typeof v === 'bigint') return v >= INT_MIN && v <= INT_MAX ? Number(v) : undefined;
+    return undefined;
+  },
+  (d) => (typeof d === 'number' && (d | 0) === d ? d : toInt(d, false)),
+);
+
+const LONG = primitive<number | bigint>(
+  'long',
+  (v) => {
+    if (typeof v === 'number') {
+      if (Number.isSafeInteger(v)) return v + 0; // + 0 turns -0 into 0
+      return Number.isInteger(v) && v >= -TWO_63 && v < TWO_63 ? BigInt(v) : undefined;
+    }
+    if (typeof v === 'bigint') return v >= LONG_MIN && v <= LONG_MAX ? v : undefined;
+    return undefined;
+  },
+  (d) => (typeof d === 'bigint' || (typeof d === 'number' && Number.isSafeInteger(d)) ? d : toLong(d, false)),
+);
+
+const FLOAT = primitive<number>(
+  'float',
+  (v) => {
+    const n = typeof v === 'number' ? v : typeof v === 'bigint' ? exactNumber(v) : undefined;
+    return n !== undefined && n > -FLOAT_LIMIT && n < FLOAT_LIMIT ? n : undefined;
+  },
+  (d) => toFloat(d, false),
+);
+
+const DOUBLE = primitive<number>(
+  'double',
+  (v) => {
+    if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+    return typeof v === 'bigint' ? exactNumber(v) : undefined;
+  },
+  (d) => (typeof d === 'number' ? d : toDouble(d, false)),
+);
+
+const BOOLEAN = primitive<boolean>(
+  'boolean',
+  (v) => (typeof v === 'boolean' ? v : undefined),
+  (d) => (typeof d === 'boolean' ? d : undefined),
+);
+
+const STRING = primitive<string>(
+  'string',
+  (v) => (typeof v === 'string' ? v : undefined),
+  (d) => (typeof d === 'string' ? d : undefined),
+);
+
+const BYTES = primitive<ByteString>(
+  'bytes',
+  (v) => {
+    if (v instanceof ByteString) return v;
+    if (typeof v === 'string') return ByteString.isAvroString(v) ? ByteString.fromAvroString(v) : undefined;
+    if (v instanceof Uint8Array) return ByteString.copy(v);
+    return undefined;
+  },
+  (d) => {
+    if (d instanceof ByteString) return d;
+    if (typeof d === 'string' && ByteString.isAvroString(d)) return ByteString.fromAvroString(d);
+    return undefined;
+  },
+);
+
+/** Coercer of a generated enum (a TypeScript string enum whose values are the symbols, plus `$UNKNOWN`). */
+function enumOf<E extends string>(values: () => EnumObject<E>, typeName: string): Coercer<E> {
+  let known: ReadonlySet<string> | undefined;
+  const symbols = (): ReadonlySet<string> => (known ??= new Set(enumSymbols(values())));
+  return {
+    typeName,
+    immutableOutput: true,
+    toData(value: unknown): DataValue {
+      if (typeof value === 'string' && symbols().has(value)) return value;
+      throw new ClassCastException(
+        value === UNKNOWN_SYMBOL
+          ? `${UNKNOWN_SYMBOL} cannot be stored as ${typeName}: it stands for symbols the binding does not know`
+          : `Input ${describeValue(value)} is not a symbol of ${typeName}`,
+      );
+    },
+    fromData(data: DataValue): E {
+      if (typeof data !== 'string') throw outputError(data, typeName);
+      return (symbols().has(data) ? data : UNKNOWN_SYMBOL) as E;
+    },
+  };
+}
+
+/** A generated template class as coercers see it. */
+interface TemplateInstance<D> {
+  data(): D;
+}
+type TemplateClass<T, D> = new (data: D) => T;
+
+function template<T extends TemplateInstance<unknown>, D>(
+  cls: () => TemplateClass<T, D>,
+  isData: (d: DataValue) => d is DataValue & D,
+  immutableOutput: boolean,
+): Coercer<T> {
+  return {
+    get typeName(): string {
+      return cls().name;
+    },
+    immutableOutput,
+    toData(value: unknown): DataValue {
+      if (value instanceof cls()) return value.data() as DataValue;
+      throw new ClassCastException(`Input ${describeValue(value)} should be a ${cls().name}`);
+    },
+    fromData(data: DataValue): T {
+      if (!isData(data)) throw outputError(data, cls().name);
+      const C = cls();
+      return new C(data);
+    },
+  };
+}
+
+const isMap = (d: DataValue): d is DataMap => d instanceof DataMap;
+const isList = (d: DataValue): d is DataList => d instanceof DataList;
+const isUnionData = (d: DataValue): d is DataMap | DataNull => d === NULL || d instanceof DataMap;
+const isBytes = (d: DataValue): d is ByteString | string => typeof d === 'string' || d instanceof ByteString;
+
+// ---------------------------------------------------------------------------------------------------------
+// Custom classes (brief, "Custom binding for primitive types")
+
+/**
+ * Converts a custom class to and from the primitive data it is stored as (Java's DirectCoercer).
+ * `coerceOutput` should throw {@link TemplateOutputCastException} for data it cannot convert; any other
+ * error it throws is wrapped into one.
+ */
+export interface DirectCoercer<T> {
+  /** The custom value to the primitive data (number, bigint, string, boolean or ByteString). */
+  coerceInput(value: T): DataPrimitive;
+  /** The primitive data (already of the typeref's primitive type) to the custom value. */
+  coerceOutput(data: DataPrimitive): T;
+}
+
+/** A class a typeref binds to: anything `instanceof` can test. */
+export type CustomClass<T> = abstract new (...args: never[]) => T;
+
+const CUSTOM_COERCERS = new Map<CustomClass<unknown>, DirectCoercer<unknown>>();
+
+/**
+ * Registers the coercer of a custom class with the data template framework. Generated code only names the
+ * class; the coercer must be registered before the first value is converted (module load of the class's
+ * module is the usual place). Registering the same coercer again is a no-op.
+ * @throws IllegalArgumentException when another coercer is registered for `cls`.
+ */
+export function registerCoercer<T>(cls: CustomClass<T>, coercer: DirectCoercer<T>): void {
+  const known = CUSTOM_COERCERS.get(cls);
+  if (known === coercer) return;
+  if (known !== undefined)
+    throw new IllegalArgumentException(`A coercer is already registered for ${cls.name}`);
+  CUSTOM_COERCERS.set(cls, coercer);
+}
+
+/** The coercer registered for `cls`, or undefined. */
+export function getCoercer<T>(cls: CustomClass<T>): DirectCoercer<T> | undefined {
+  return CUSTOM_COERCERS.get(cls) as DirectCoercer<T> | undefined;
+}
+
+function custom<T>(cls: () => CustomClass<T>, base: Coercer<DataPrimitive>): Coercer<T> {
+  const coercer = (): DirectCoercer<T> => {
+    const c = getCoercer(cls());
+    if (c === undefined) {
+      throw new MissingCoercerException(
+        `No coercer is registered for custom class ${cls().name}; call registerCoercer(${cls().name}, ...) first`,
+      );
+    }
+    return c;
+  };
+  return {
+    get typeName(): string {
+      return cls().name;
+    },
+    immutableOutput: false,
+    toData(value: unknown): DataValue {
+      const C = cls();
+      if (!(value instanceof C))
+        throw new ClassCastException(`Input ${describeValue(value)} should be a ${C.name}`);
+      let data: DataPrimitive;
+      try {
+        data = coercer().coerceInput(value);
+      } catch (err) {
+        if (err instanceof SvcError) throw err;
+        throw new ClassCastException(
+          `The coercer of ${C.name} refused ${describeValue(value)}: ${String(err)}`,
+        );
+      }
+      return base.toData(data);
+    },
+    fromData(data: DataValue): T {
+      const C = cls();
+      const primitive = base.fromData(data);
+      let out: unknown;
+      try {
+        out = coercer().coerceOutput(primitive);
+      } catch (err) {
+        if (err instanceof SvcError) throw err;
+        throw new TemplateOutputCastException(
+          `Output ${describeValue(data)} cannot be coerced to ${C.name}`,
+          {
+            cause: err,
+          },
+        );
+      }
+      if (!(out instanceof C)) {
+        throw new TemplateOutputCastException(
+          `The coercer of ${C.name} returned ${describeValue(out)} for ${describeValue(data)}`,
+        );
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * The coercers generated classes use: one constant per primitive type and a factory per generated kind.
+ * Class arguments are thunks (`() => Exif`), so that modules that refer to each other load in any order.
+ */
+export const Coercers = {
+  INT,
+  LONG,
+  FLOAT,
+  DOUBLE,
+  BOOLEAN,
+  STRING,
+  BYTES,
+  /** A generated enum (`Coercers.enumOf(() => PhotoFormat, 'PhotoFormat')`). */
+  enumOf,
+  /** A generated record or error class (wraps a DataMap). */
+  record: <T extends TemplateInstance<DataMap>>(cls: () => TemplateClass<T, DataMap>): Coercer<T> =>
+    template(cls, isMap, false),
+  /** A generated union class (wraps a DataMap or Data.NULL). */
+  union: <T extends TemplateInstance<DataMap | DataNull>>(
+    cls: () => TemplateClass<T, DataMap | DataNull>,
+  ): Coercer<T> => template(cls, isUnionData, false),
+  /** A generated or built-in array class (wraps a DataList). */
+  array: <T extends TemplateInstance<DataList>>(cls: () => TemplateClass<T, DataList>): Coercer<T> =>
+    template(cls, isList, false),
+  /** A generated or built-in map class (wraps a DataMap). */
+  map: <T extends TemplateInstance<DataMap>>(cls: () => TemplateClass<T, DataMap>): Coercer<T> =>
+    template(cls, isMap, false),
+  /** A generated fixed class (holds a ByteString; immutable). */
+  fixed: <T extends TemplateInstance<ByteString>>(
+    cls: () => TemplateClass<T, ByteString | string>,
+  ): Coercer<T> => template(cls, isBytes, true),
+  /** A custom class bound by a typeref of the primitive `base`, through its registered {@link DirectCoercer}. */
+  custom,
+} as const;

@@ -1,0 +1,45 @@
+/**
+ * Support for generated enums. A generated enum is a TypeScript string enum whose values are the schema's
+ * symbols, plus `$UNKNOWN`, which getters return for a stored symbol the binding does not know (brief,
+ * "Versioning" 3: schema evolution adds symbols before every reader knows them):
+ *
+ * ```ts
+ * export enum PhotoFormat { JPEG = 'JPEG', PNG = 'PNG', $UNKNOWN = '$UNKNOWN' }
+ * defineEnum(PhotoFormat, registerSchema('com.example.photos.PhotoFormat', '...'));
+ * enumSchema(PhotoFormat).getSymbols(); // ['JPEG', 'PNG']
+ * ```
+ *
+ * The schema is kept beside the enum (not as a member), so that `Object.values(PhotoFormat)` lists symbols only.
+ */
+import type { EnumDataSchema } from '../schema/enum-schema';
+import { IllegalArgumentException } from './errors';
+import type { SchemaRef } from './schema-registry';
+
+/** The symbol an enum getter returns for a stored symbol the binding does not know. */
+export const UNKNOWN_SYMBOL = '$UNKNOWN';
+
+/** A generated enum object: symbol name to symbol. */
+export type EnumObject<E extends string = string> = Readonly<Record<string, E>>;
+
+const SCHEMAS = new WeakMap<object, SchemaRef<EnumDataSchema>>();
+
+/** Associates a generated enum with its schema; generated enum modules call it once. */
+export function defineEnum(values: EnumObject, schema: SchemaRef<EnumDataSchema>): void {
+  SCHEMAS.set(values, schema);
+}
+
+/**
+ * The schema of a generated enum.
+ * @throws IllegalArgumentException for an object that is not a generated enum.
+ */
+export function enumSchema(values: EnumObject): EnumDataSchema {
+  const ref = SCHEMAS.get(values);
+  if (ref === undefined)
+    throw new IllegalArgumentException('Not a generated enum: no schema is defined for it');
+  return ref.get();
+}
+
+/** The symbols of a generated enum that the binding knows (every value but `$UNKNOWN`), in declaration order. */
+export function enumSymbols<E extends string>(values: EnumObject<E>): E[] {
+  return Object.values(values).filter((s) => s !== UNKNOWN_SYMBOL);
+}

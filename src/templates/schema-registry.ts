@@ -1,0 +1,208 @@
+/**
+ * Where generated classes get their schemas.
+ *
+ * Each generated module embeds the canonical JSON of its own named schema, with every other named schema
+ * written by full name only (`schemaToJson(schema, { namedByReference: true })`), and registers it here at
+ * load time. Nothing is parsed then: a schema is parsed on first use, by one resolver over the registered
+ * texts, so each named schema is parsed once per process and shared by every class that refers to it
+ * (`Photo.schema().getField('exif').getType() === new Exif().schema()`), and modules that refer to each
+ * other (records that contain each other, in cycles of any length) load in any order. A generated module
+ * imports the modules of the named schemas its text refers to, so that once a module is loaded every name
+ * its schema needs has been registered.
+ *
+ * One registry per process (per copy of the package): registering the same name twice with the same text
+ * is a no-op (two generated trees sharing schemas), with another text a {@link TemplateSchemaException}.
+ */
+import * as nodePath from 'node:path';
+import { ArrayDataSchema } from '../schema/array-schema';
+import type { DataSchema } from '../schema/data-schema';
+import { MapDataSchema } from '../schema/map-schema';
+import type { NamedDataSchema } from '../schema/named-schema';
+import { primitiveSchema, type PrimitiveDataSchema } from '../schema/primitive-schemas';
+import { RecordDataSchema } from '../schema/record-schema';
+import { SchemaResolver, type SchemaFileSystem } from '../schema/schema-resolver';
+import { UnionDataSchema } from '../schema/union-schema';
+import { TemplateSchemaException } from './errors';
+
+/** The directory the registry's resolver reads; no file is ever read from disk. */
+const ROOT = nodePath.resolve('/__svc_registered_schemas__');
+
+function pathOf(fullName: string): string {
+  return nodePath.join(ROOT, ...fullName.split('.')) + '.pdsc';
+}
+
+/** Registered schema texts, parsed on demand by one resolver. */
+export class SchemaRegistry {
+  readonly #texts = new Map<string, string>();
+  readonly #byPath = new Map<string, string>();
+  readonly #resolver: SchemaResolver;
+
+  constructor() {
+    const files: SchemaFileSystem = {
+      readFile: (path) => {
+        const text = this.#byPath.get(nodePath.resolve(path));
+        if (text === undefined) throw new Error(`no schema is registered for ${path}`);
+        return text;
+      },
+      isFile: (path) => this.#byPath.has(nodePath.resolve(path)),
+      isDirectory: (path) => nodePath.resolve(path) === ROOT,
+      readDir: () => [],
+    };
+    this.#resolver = new SchemaResolver({ resolverPath: [ROOT], fileSystem: files });
+  }
+
+  /**
+   * Registers the schema text of `fullName` (one named schema; others by name). A second registration with
+   * the same text is ignored.
+   * @throws TemplateSchemaException `SVC_ERR_TEMPLATE_SCHEMA_CONFLICT` when `fullName` has another text.
+   */
+  register(fullName: string, text: string): void {
+    const known = this.#texts.get(fullName);
+    if (known === text) return;
+    if (known !== undefined) {
+      throw new TemplateSchemaException(
+        `Two generated modules define schema ${fullName} differently; generate them from the same schema files`,
+        'SVC_ERR_TEMPLATE_SCHEMA_CONFLICT',
+      );
+    }
+    this.#texts.set(fullName, text);
+    this.#byPath.set(pathOf(fullName), text);
+  }
+
+  /** True when a text is registered for `fullName`. */
+  has(fullName: string): boolean {
+    return this.#texts.has(fullName);
+  }
+
+  /**
+   * The parsed schema of `fullName` (parsed once, with the registered schemas it refers to).
+   * @throws TemplateSchemaException `SVC_ERR_TEMPLATE_SCHEMA_MISSING` when it or a schema it needs is not
+   *   registered, or does not parse.
+   */
+  resolve(fullName: string): NamedDataSchema {
+    try {
+      return this.#resolver.resolve(fullName);
+    } catch (err) {
+      throw new TemplateSchemaException(
+        `The schema ${fullName} of a generated class cannot be resolved from the registered schemas ` +
+          `(is the module of every schema it refers to loaded?): ${(err as Error).message}`,
+        'SVC_ERR_TEMPLATE_SCHEMA_MISSING',
+        { cause: err },
+      );
+    }
+  }
+}
+
+/** The registry generated modules register with. */
+export const SCHEMA_REGISTRY: SchemaRegistry = new SchemaRegistry();
+
+function missing(what: string): TemplateSchemaException {
+  return new TemplateSchemaException(what, 'SVC_ERR_TEMPLATE_SCHEMA_MISSING');
+}
+
+/**
+ * A schema computed on first use and kept: generated classes hold one per class, so that `schema()` is a
+ * field read after the first call. Navigation methods (`field`, `member`, `items`...) follow typerefs.
+ *
+ * @example
+ * ```ts
+ * const PHOTO = registerSchema<RecordDataSchema>('com.example.photos.Photo', '{"type":"record",...}');
+ * const CAPTION_TEXT = SchemaRef.named('com.example.photos.Caption').field<UnionDataSchema>('text');
+ * PHOTO.get().getFullName(); // 'com.example.photos.Photo'
+ * ```
+ */
+export class SchemaRef<S extends DataSchema = DataSchema> {
+  #value: S | undefined;
+  readonly #compute: () => DataSchema;
+
+  constructor(compute: () => DataSchema) {
+    this.#compute = compute;
+  }
+
+  /** The schema (computed once). */
+  get(): S {
+    return (this.#value ??= this.#compute() as S);
+  }
+
+  /** The registered named schema `fullName`. */
+  static named<S extends NamedDataSchema = NamedDataSchema>(
+    fullName: string,
+    registry: SchemaRegistry = SCHEMA_REGISTRY,
+  ): SchemaRef<S> {
+    return new SchemaRef<S>(() => registry.resolve(fullName));
+  }
+
+  /** The primitive schema `name` (`int`, `string`...). */
+  static primitive(name: string): SchemaRef<PrimitiveDataSchema> {
+    return new SchemaRef<PrimitiveDataSchema>(() => {
+      const s = primitiveSchema(name);
+      if (s === undefined) throw missing(`${name} is not a primitive type`);
+      return s;
+    });
+  }
+
+  /** An array schema of `items`. */
+  static arrayOf(items: SchemaRef): SchemaRef<ArrayDataSchema> {
+    return new SchemaRef<ArrayDataSchema>(() => new ArrayDataSchema(items.get()));
+  }
+
+  /** A map schema of `values`. */
+  static mapOf(values: SchemaRef): SchemaRef<MapDataSchema> {
+    return new SchemaRef<MapDataSchema>(() => new MapDataSchema(values.get()));
+  }
+
+  /** The type of field `name` of this record schema. */
+  field<T extends DataSchema = DataSchema>(name: string): SchemaRef<T> {
+    return new SchemaRef<T>(() => {
+      const record = this.get().getDereferencedSchema();
+      const field = record instanceof RecordDataSchema ? record.getField(name) : undefined;
+      if (field === undefined) throw missing(`${String(record)} has no field "${name}"`);
+      return field.getType();
+    });
+  }
+
+  /** The type of member `key` of this union schema. */
+  member<T extends DataSchema = DataSchema>(key: string): SchemaRef<T> {
+    return new SchemaRef<T>(() => {
+      const union = this.get().getDereferencedSchema();
+      const type = union instanceof UnionDataSchema ? union.getTypeByMemberKey(key) : undefined;
+      if (type === undefined) throw missing(`${String(union)} has no member "${key}"`);
+      return type;
+    });
+  }
+
+  /** The items of this array schema. */
+  items<T extends DataSchema = DataSchema>(): SchemaRef<T> {
+    return new SchemaRef<T>(() => {
+      const array = this.get().getDereferencedSchema();
+      if (!(array instanceof ArrayDataSchema)) throw missing(`${String(array)} is not an array schema`);
+      return array.getItems();
+    });
+  }
+
+  /** The values of this map schema. */
+  values<T extends DataSchema = DataSchema>(): SchemaRef<T> {
+    return new SchemaRef<T>(() => {
+      const map = this.get().getDereferencedSchema();
+      if (!(map instanceof MapDataSchema)) throw missing(`${String(map)} is not a map schema`);
+      return map.getValues();
+    });
+  }
+
+  /** This schema after following typerefs. */
+  dereferenced<T extends DataSchema = DataSchema>(): SchemaRef<T> {
+    return new SchemaRef<T>(() => this.get().getDereferencedSchema());
+  }
+}
+
+/**
+ * Registers the schema text of the named schema `fullName` with the process-wide registry and returns a
+ * reference that parses it on first use. Generated modules call this once at load time.
+ */
+export function registerSchema<S extends NamedDataSchema = NamedDataSchema>(
+  fullName: string,
+  text: string,
+): SchemaRef<S> {
+  SCHEMA_REGISTRY.register(fullName, text);
+  return SchemaRef.named<S>(fullName);
+}
