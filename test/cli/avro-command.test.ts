@@ -114,7 +114,7 @@ describe('svc avro', () => {
       'neither a file nor a name',
       ['avro', 'to-avro', 'no such file.pdsc'],
       '',
-      /CliUsageError \[SVC_ERR_CLI_USAGE\]: no such file.pdsc is neither a schema file nor a schema name/,
+      /SchemaParseError \[SVC_ERR_SCHEMA_PARSE\]: no such file.pdsc: cannot read the file/,
     ],
     [
       'a bad option value',

@@ -1,9 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { isSvcError } from '../../errors/svc-error';
 import type { DataSchema } from '../../schema/data-schema';
-import { SchemaResolver } from '../../schema/schema-resolver';
-import { isValidName } from '../../schema/schema-names';
+import type { SchemaResolver } from '../../schema/schema-resolver';
 import { schemaToJson } from '../../schema/schema-to-json';
 import {
   AvroToDataSchemaTranslationMode,
@@ -16,6 +14,7 @@ import { avroToDataSchema } from '../../schema/avro/avro-to-data-schema';
 import { dataToAvroSchemaJson } from '../../schema/avro/data-to-avro-schema';
 import { CliUsageError, EXIT_USAGE } from '../cli-error';
 import { readInput, writeOutput } from '../io';
+import { loadSchemas, RESOLVER_PATH_HELP, resolverFor, resolverPathOption } from './schema-command';
 
 interface ToAvroOptions {
   resolverPath?: string;
@@ -45,7 +44,8 @@ export function avroCommand(): Command {
       '<name-or-file>',
       'a schema file, - for standard input, or a full name found on --resolver-path',
     )
-    .option('--resolver-path <dirs>', 'colon-separated directories searched for named schemas')
+    .addOption(resolverPathOption())
+    .addHelpText('after', RESOLVER_PATH_HELP)
     .addOption(
       new Option('--optional-default-mode <mode>', 'how optional fields with a default are translated')
         .choices(Object.values(OptionalDefaultMode))
@@ -75,7 +75,7 @@ export function avroCommand(): Command {
       'comma-separated typeref properties not copied onto fields',
     )
     .action(async (target: string, opts: ToAvroOptions) => {
-      const resolver = new SchemaResolver({ resolverPath: opts.resolverPath ?? [] });
+      const resolver = resolverFor(opts.resolverPath);
       const schema = await loadSchema(resolver, target);
       const json = translating(() =>
         dataToAvroSchemaJson(schema, {
@@ -125,9 +125,7 @@ async function loadSchema(resolver: SchemaResolver, target: string): Promise<Dat
     const text = Buffer.from(await readInput('-')).toString('utf8');
     return last(resolver.parseText(text, '<stdin>'), target);
   }
-  if (existsSync(target) && statSync(target).isFile()) return last(resolver.parseFile(target), target);
-  if (isValidName(target)) return resolver.resolve(target);
-  throw new CliUsageError(`${target} is neither a schema file nor a schema name`);
+  return last(loadSchemas(target, resolver), target);
 }
 
 function last(schemas: readonly DataSchema[], target: string): DataSchema {
