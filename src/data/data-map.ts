@@ -116,9 +116,14 @@ export class DataMap implements Iterable<[string, DataValue]> {
     return previous;
   }
 
-  /** Sets `key` to `value` and returns this map, for chaining. */
+  /**
+   * Sets `key` to `value` and returns this map, for chaining. Cheaper than {@link put} when the previous
+   * value is not needed: put has to find it (and wrap it, if it is a container).
+   */
   set(key: string, value: DataValue): this {
-    this.put(key, value);
+    this.checkMutable();
+    if (typeof key !== 'string') throw new ClassCastException(`DataMap keys are strings, got ${typeof key}`);
+    setOwn(this[STORE], key, checkValue(this, value, `DataMap key '${key}'`));
     return this;
   }
 

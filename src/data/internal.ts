@@ -85,7 +85,7 @@ export function isRawNode(v: unknown): v is Store | unknown[] {
 export const adoption: { store: Store | unknown[] | undefined } = { store: undefined };
 
 /**
- * The constructor of every map store (`new StoreObject()` instead of `{}`). Its prototype IS
+ * Makes a constructor for map stores (`new StoreObject()` instead of `{}`). Its prototype IS
  * Object.prototype, so the objects are plain objects in every observable way (prototype, own keys,
  * `constructor === Object`), but V8 gives them 10 in-object fields where `{}` gets 4: a 5-to-10-key map then
  * needs no separate property array, and a map filled by keyed stores stays in fast mode up to 22 keys rather
@@ -93,8 +93,13 @@ export const adoption: { store: Store | unknown[] | undefined } = { store: undef
  * decoder: 1 KB record 4.3 -> 3.8 µs, 1 MB document 4.0 -> 3.2 ms; maps built with `put` benefit the same.
  * V8 sizes instances by what the first few constructions used ("slack tracking"), so those are made here,
  * with 10 fields each, before any store is.
+ *
+ * Each producer of stores (the PSON decoder, the exact JSON parser, DataMap) makes its own: V8 keeps one
+ * tree of hidden-class transitions per constructor, and a decoder's keyed stores slow down when that tree
+ * also holds every shape the application built (PSON decode ran at 0.6x of the JSON codec after the other
+ * benchmarks had filled a shared tree, 0.9-1.8x with its own).
  */
-export const StoreObject = ((): new () => Store => {
+export function makeStoreConstructor(): new () => Store {
   function StoreObject(): void {}
   StoreObject.prototype = Object.prototype;
   const ctor = StoreObject as unknown as new () => Store;
@@ -103,7 +108,10 @@ export const StoreObject = ((): new () => Store => {
     for (let k = 0; k < 10; k++) o[`k${k}`] = k;
   }
   return ctor;
-})();
+}
+
+/** The store constructor of maps built through the API (DataMap, copies). */
+export const StoreObject = makeStoreConstructor();
 
 /** Limits of a 64-bit signed long. */
 export const LONG_MIN = -(2n ** 63n);

@@ -59,7 +59,7 @@ export class FieldDef<T> {
   /** Sets the field, or handles a null value per `mode` (default {@link SetMode.DISALLOW_NULL}); returns `record`. */
   set<R extends RecordLike>(record: R, value: T | null | undefined, mode?: SetMode): R {
     if (value !== null && value !== undefined) {
-      record[DATA].put(this.name, this.coercer.toData(value));
+      record[DATA].set(this.name, this.coercer.toData(value));
       return record;
     }
     switch (mode ?? SetMode.DISALLOW_NULL) {

@@ -8,7 +8,10 @@
  * produce a precise error when `JSON.parse` rejects the text. It is iterative, so nesting depth is bounded
  * by memory, not by the call stack.
  */
-import { LONG_MAX, LONG_MIN, StoreObject, setOwn, type Store } from '../internal';
+import { LONG_MAX, LONG_MIN, makeStoreConstructor, setOwn, type Store } from '../internal';
+
+/** This parser's own map store constructor (see makeStoreConstructor for why it is not shared). */
+const StoreObject = makeStoreConstructor();
 
 /** A JSON syntax problem at a char offset of the text. */
 export class JsonSyntaxError extends Error {

@@ -21,7 +21,10 @@
  */
 import { ByteString } from '../byte-string';
 import { DataDecodingException } from '../errors';
-import { StoreObject, setOwn, type Store } from '../internal';
+import { makeStoreConstructor, setOwn, type Store } from '../internal';
+
+/** This decoder's own map store constructor (see makeStoreConstructor for why it is not shared). */
+const StoreObject = makeStoreConstructor();
 import { PSON_HEADER, PSON_HEADER_LENGTH, psonMarkerName } from './pson-markers';
 import { decodeUtf8 } from './pson-utf8';
 import { MAX_VARINT_BYTES } from './varint';
