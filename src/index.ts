@@ -6,4 +6,5 @@ export * from './data';
 export * from './schema';
 export * from './templates';
 export * from './codegen';
+export * from './protocol';
 export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';

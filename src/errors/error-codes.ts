@@ -201,6 +201,84 @@ export const ERROR_CODES = {
     summary:
       'A typescript or java binding attribute of a typeref is malformed.',
   },
+  SVC_ERR_PROTOCOL_URI_SYNTAX: {
+    errorName: 'UriElementParseError',
+    status: 400,
+    summary:
+      "A value in the Rest.li 2.0 URI grammar (`List(...)`, `(k:v)`, `''`, percent-escapes) is malformed; the message names the offending token and its column.",
+  },
+  SVC_ERR_PROTOCOL_QUERY_SYNTAX: {
+    errorName: 'QuerySyntaxError',
+    status: 400,
+    summary:
+      'The query string cannot be read: a repeated parameter, a parameter value that is not in the URI grammar, or a bad escape in a parameter name.',
+  },
+  SVC_ERR_PROTOCOL_INVALID_KEY: {
+    errorName: 'InvalidKeyError',
+    status: 400,
+    summary:
+      "A resource key in the path, in `ids` or in a body map is malformed or does not fit the resource's key type.",
+  },
+  SVC_ERR_PROTOCOL_MASK_SYNTAX: {
+    errorName: 'MaskSyntaxError',
+    status: 400,
+    summary:
+      'A projection mask (`fields`, `metadataFields`, `pagingFields`) is malformed.',
+  },
+  SVC_ERR_PROTOCOL_VERSION_MALFORMED: {
+    errorName: 'ProtocolVersionError',
+    status: 400,
+    summary:
+      'The protocol version header is not three dot-separated integers.',
+  },
+  SVC_ERR_PROTOCOL_VERSION_UNSUPPORTED: {
+    errorName: 'ProtocolVersionError',
+    status: 400,
+    summary:
+      'The protocol version the client used is outside the supported range [1.0.0, 2.0.0].',
+  },
+  SVC_ERR_PROTOCOL_METHOD_NOT_SUPPORTED: {
+    errorName: 'MethodRoutingError',
+    status: 400,
+    summary:
+      'The HTTP method, the method header and the URI together name no resource method (e.g. POST with a finder).',
+  },
+  SVC_ERR_PROTOCOL_ACTION_NOT_POST: {
+    errorName: 'MethodRoutingError',
+    status: 400,
+    summary:
+      'An action (`?action=`) was sent with an HTTP method other than POST.',
+  },
+  SVC_ERR_PROTOCOL_BAD_ACCEPT: {
+    errorName: 'ContentNegotiationError',
+    status: 400,
+    summary:
+      'The Accept header holds a media range that is not a media type.',
+  },
+  SVC_ERR_PROTOCOL_NOT_ACCEPTABLE: {
+    errorName: 'ContentNegotiationError',
+    status: 406,
+    summary:
+      'None of the types in the Accept header can be produced.',
+  },
+  SVC_ERR_PROTOCOL_UNSUPPORTED_MEDIA_TYPE: {
+    errorName: 'ContentNegotiationError',
+    status: 415,
+    summary:
+      'The request Content-Type names a body format the server does not read.',
+  },
+  SVC_ERR_PROTOCOL_BAD_PARAMETER: {
+    errorName: 'InvalidParameterError',
+    status: 400,
+    summary:
+      'A framework query parameter has a bad value (non-integer or negative `start`/`count`, `$returnEntity` other than true/false).',
+  },
+  SVC_ERR_PROTOCOL_BAD_RESPONSE: {
+    errorName: 'ResponseFormatError',
+    status: 502,
+    summary:
+      "A response body does not have the shape of its method's envelope (a client reading a peer's response).",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -22,7 +22,9 @@ describe('svc pson', () => {
   });
 
   it('decodes what PsonCodec wrote, with --pretty keeping longs exact', async () => {
-    const bytes = new PsonCodec().mapToBytes(new JsonCodec().stringToMap('{"big":-9223372036854775808,"l":[]}'));
+    const bytes = new PsonCodec().mapToBytes(
+      new JsonCodec().stringToMap('{"big":-9223372036854775808,"l":[]}'),
+    );
     const res = await runCli(['pson', 'decode', '--pretty'], bytes);
     expect(res.code).toBe(0);
     expect(res.stdout.toString('utf8')).toBe('{\n  "big": -9223372036854775808,\n  "l": []\n}\n');
@@ -31,12 +33,26 @@ describe('svc pson', () => {
   it('honours the encoder options', async () => {
     const res = await runCli(['pson', 'encode', '--no-string-length', '--collection-count'], '["x"]');
     expect(res.code).toBe(0);
-    expect([...res.stdout]).toEqual([0x23, 0x21, 0x50, 0x53, 0x4f, 0x4e, 0x31, 0x0a, 0x12, 0x81, 0x09, 0x78, 0x00, 0xff]);
+    expect([...res.stdout]).toEqual([
+      0x23, 0x21, 0x50, 0x53, 0x4f, 0x4e, 0x31, 0x0a, 0x12, 0x81, 0x09, 0x78, 0x00, 0xff,
+    ]);
   });
 
   it.each([
-    ['malformed JSON', ['pson', 'encode'], '{"a":', 1, /DataDecodingException \[SVC_ERR_DATA_JSON_DECODE\]: Unexpected end of input/],
-    ['bytes that are not PSON', ['pson', 'decode'], 'not pson at all', 1, /DataDecodingException \[SVC_ERR_DATA_PSON_DECODE\]/],
+    [
+      'malformed JSON',
+      ['pson', 'encode'],
+      '{"a":',
+      1,
+      /DataDecodingException \[SVC_ERR_DATA_JSON_DECODE\]: Unexpected end of input/,
+    ],
+    [
+      'bytes that are not PSON',
+      ['pson', 'decode'],
+      'not pson at all',
+      1,
+      /DataDecodingException \[SVC_ERR_DATA_PSON_DECODE\]/,
+    ],
     ['an unknown subcommand', ['pson', 'frobnicate'], '', 2, /unknown command/],
     ['a missing file', ['pson', 'encode', '/nonexistent/x.json'], '', 2, /ENOENT/],
   ])('fails cleanly on %s', async (_label, args, stdin, code, message) => {

@@ -1,0 +1,579 @@
+import { DataList, DataMap, type DataValue } from '../data';
+import { type ErrorResponse, errorResponseToDataMap, readErrorResponse } from './error-response';
+import { InvalidParameterError, ResponseFormatError } from './errors';
+import { QueryParam, encodeQueryParams, rawPathOf, rawQueryOf } from './query-string';
+import type { ResourceMethod } from './resource-method';
+import { percentDecode } from './uri-component-encoding';
+
+/**
+ * Response bodies per resource method (wire facts §3.5, §7.2): builders for the server, readers for the
+ * client. Map keys of batch bodies are keys in body form (`encodeKeyForBody`). Readers check the shape and
+ * throw {@link ResponseFormatError} (`SVC_ERR_PROTOCOL_BAD_RESPONSE`) where it is off.
+ */
+
+/** The success status of each method when the resource does not choose one. */
+export const DEFAULT_SUCCESS_STATUS: Readonly<Record<ResourceMethod, number>> = {
+  get: 200,
+  batch_get: 200,
+  create: 201,
+  batch_create: 200,
+  update: 204,
+  batch_update: 200,
+  partial_update: 204,
+  batch_partial_update: 200,
+  delete: 204,
+  batch_delete: 200,
+  get_all: 200,
+  finder: 200,
+  batch_finder: 200,
+  action: 200,
+};
+
+/** The 404 message when a get (or update-with-entity) handler returns nothing. */
+export function entityNotFoundMessage(method: ResourceMethod): string {
+  return `Requested entity not found: ${method}`;
+}
+
+/** An ErrorResponse given as fields or as its DataMap. */
+export type ErrorBody = ErrorResponse | DataMap;
+
+function errorMap(e: ErrorBody): DataMap {
+  return e instanceof DataMap ? e : errorResponseToDataMap(e);
+}
+
+function mapOf<V>(
+  entries: Iterable<readonly [string, V]> | undefined,
+  convert: (v: V) => DataValue,
+): DataMap {
+  const map = new DataMap();
+  if (entries !== undefined) for (const [k, v] of entries) map.put(k, convert(v));
+  return map;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Reading helpers
+
+function need(body: DataValue | undefined, path: string): DataMap {
+  if (!(body instanceof DataMap)) throw new ResponseFormatError(path, 'expected a map');
+  return body;
+}
+
+function field(map: DataMap, name: string, path: string): DataValue {
+  const v = map.get(name);
+  if (v === undefined) throw new ResponseFormatError(`${path}/${name}`, `'${name}' is missing`);
+  return v;
+}
+
+function intField(map: DataMap, name: string, path: string, optional: true): number | undefined;
+function intField(map: DataMap, name: string, path: string, optional?: false): number;
+function intField(map: DataMap, name: string, path: string, optional = false): number | undefined {
+  const v = map.get(name);
+  if (v === undefined && optional) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v)) {
+    throw new ResponseFormatError(`${path}/${name}`, `'${name}' must be an int`);
+  }
+  return v;
+}
+
+function stringField(map: DataMap, name: string, path: string): string | undefined {
+  const v = map.get(name);
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw new ResponseFormatError(`${path}/${name}`, `'${name}' must be a string`);
+  return v;
+}
+
+function listField(map: DataMap, name: string, path: string): DataList {
+  const v = field(map, name, path);
+  if (!(v instanceof DataList)) throw new ResponseFormatError(`${path}/${name}`, `'${name}' must be a list`);
+  return v;
+}
+
+function optionalMap(map: DataMap, name: string, path: string): DataMap | undefined {
+  const v = map.get(name);
+  if (v === undefined) return undefined;
+  if (!(v instanceof DataMap)) throw new ResponseFormatError(`${path}/${name}`, `'${name}' must be a map`);
+  return v;
+}
+
+function entriesOfMap<V>(
+  map: DataMap | undefined,
+  path: string,
+  read: (v: DataValue, p: string) => V,
+): Map<string, V> {
+  const out = new Map<string, V>();
+  if (map !== undefined) for (const [k, v] of map) out.set(k, read(v, `${path}/${k}`));
+  return out;
+}
+
+function entity(v: DataValue, path: string): DataMap {
+  return need(v, path);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// BATCH_GET
+
+/** What a batch_get handler produced, keys in body form. */
+export interface BatchGetResult {
+  readonly results: Iterable<readonly [string, DataMap]>;
+  /** Only the statuses the resource set explicitly. */
+  readonly statuses?: Iterable<readonly [string, number]>;
+  readonly errors?: Iterable<readonly [string, ErrorBody]>;
+}
+
+/** `{"results":{...},"statuses":{...},"errors":{...}}`: all three maps always present. Missing keys stay missing. */
+export function batchGetResponse(r: BatchGetResult): DataMap {
+  const body = new DataMap();
+  body.put(
+    'results',
+    mapOf(r.results, (v) => v),
+  );
+  body.put(
+    'statuses',
+    mapOf(r.statuses, (v) => v),
+  );
+  body.put('errors', mapOf(r.errors, errorMap));
+  return body;
+}
+
+/** A batch_get response as a client reads it. */
+export interface BatchGetResponse {
+  readonly results: Map<string, DataMap>;
+  readonly statuses: Map<string, number>;
+  readonly errors: Map<string, ErrorResponse>;
+}
+
+export function readBatchGetResponse(body: DataValue | undefined): BatchGetResponse {
+  const m = need(body, '');
+  return {
+    results: entriesOfMap(optionalMap(m, 'results', ''), '/results', entity),
+    statuses: entriesOfMap(optionalMap(m, 'statuses', ''), '/statuses', (v, p) => {
+      if (typeof v !== 'number' || !Number.isInteger(v))
+        throw new ResponseFormatError(p, 'a status must be an int');
+      return v;
+    }),
+    errors: entriesOfMap(optionalMap(m, 'errors', ''), '/errors', readErrorResponse),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// BATCH_UPDATE, BATCH_PARTIAL_UPDATE, BATCH_DELETE
+
+/** The outcome of one key of a batch update: its status and, for a partial update returning it, the entity. */
+export interface UpdateStatus {
+  readonly status: number;
+  readonly entity?: DataMap;
+}
+
+/** What a batch update, partial update or delete handler produced; each key in exactly one map. */
+export interface BatchUpdateResult {
+  readonly results: Iterable<readonly [string, UpdateStatus]>;
+  readonly errors?: Iterable<readonly [string, ErrorBody]>;
+}
+
+function updateStatusMap(s: UpdateStatus): DataMap {
+  const m = new DataMap();
+  m.put('status', s.status);
+  if (s.entity !== undefined) m.put('entity', s.entity);
+  return m;
+}
+
+/** `{"results":{key:{"status":204}},"errors":{key:{...}}}`: no `statuses` map. */
+export function batchUpdateResponse(r: BatchUpdateResult): DataMap {
+  const body = new DataMap();
+  body.put('results', mapOf(r.results, updateStatusMap));
+  body.put('errors', mapOf(r.errors, errorMap));
+  return body;
+}
+
+export interface BatchUpdateResponse {
+  readonly results: Map<string, UpdateStatus>;
+  readonly errors: Map<string, ErrorResponse>;
+}
+
+export function readBatchUpdateResponse(body: DataValue | undefined): BatchUpdateResponse {
+  const m = need(body, '');
+  return {
+    results: entriesOfMap(optionalMap(m, 'results', ''), '/results', (v, p) => {
+      const s = need(v, p);
+      const e = optionalMap(s, 'entity', p);
+      return e === undefined
+        ? { status: intField(s, 'status', p) }
+        : { status: intField(s, 'status', p), entity: e };
+    }),
+    errors: entriesOfMap(optionalMap(m, 'errors', ''), '/errors', readErrorResponse),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// CREATE, BATCH_CREATE
+
+/** One created entity (or failure) of a batch create: the `CreateStatus` record. */
+export interface CreateStatus {
+  readonly status: number;
+  /** The key in body form. */
+  readonly id?: string;
+  readonly location?: string;
+  readonly error?: ErrorBody;
+  /** With `$returnEntity`. */
+  readonly entity?: DataMap;
+}
+
+/** A `CreateStatus` record as a DataMap. */
+export function createStatusMap(s: CreateStatus): DataMap {
+  const m = new DataMap();
+  m.put('status', s.status);
+  if (s.id !== undefined) m.put('id', s.id);
+  if (s.location !== undefined) m.put('location', s.location);
+  if (s.error !== undefined) m.put('error', errorMap(s.error));
+  if (s.entity !== undefined) m.put('entity', s.entity);
+  return m;
+}
+
+/** `{"elements":[CreateStatus, ...]}`, in request order. */
+export function batchCreateResponse(items: Iterable<CreateStatus>): DataMap {
+  const list = new DataList();
+  for (const s of items) list.add(createStatusMap(s));
+  return new DataMap([['elements', list]]);
+}
+
+/** A `CreateStatus` as a client reads it. */
+export interface CreateStatusRead {
+  readonly status: number;
+  readonly id?: string;
+  readonly location?: string;
+  readonly error?: ErrorResponse;
+  readonly entity?: DataMap;
+}
+
+export function readBatchCreateResponse(body: DataValue | undefined): CreateStatusRead[] {
+  const m = need(body, '');
+  return listField(m, 'elements', '')
+    .toArray()
+    .map((item, i) => {
+      const p = `/elements/${i}`;
+      const s = need(item, p);
+      const out: { -readonly [K in keyof CreateStatusRead]: CreateStatusRead[K] } = {
+        status: intField(s, 'status', p),
+      };
+      const id = stringField(s, 'id', p);
+      if (id !== undefined) out.id = id;
+      const location = stringField(s, 'location', p);
+      if (location !== undefined) out.location = location;
+      const error = s.get('error');
+      if (error !== undefined) out.error = readErrorResponse(error, `${p}/error`);
+      const e = optionalMap(s, 'entity', p);
+      if (e !== undefined) out.entity = e;
+      return out;
+    });
+}
+
+/**
+ * The `Location` of a created entity (wire facts §3.4): the request URI's path with the key (path form)
+ * appended as a segment, the query dropped, `?altkey=<name>` added when an alternative key was used.
+ */
+export function locationFor(requestUri: string, keyPathSegment: string, altKey?: string): string {
+  const path = rawPathOf(requestUri);
+  const base = path.endsWith('/') ? path : `${path}/`;
+  return altKey === undefined
+    ? `${base}${keyPathSegment}`
+    : `${base}${keyPathSegment}?${encodeQueryParams({ [QueryParam.ALT_KEY]: altKey })}`;
+}
+
+/**
+ * `$returnEntity` as the server reads it: absent means true; otherwise `true` or `false` in any case.
+ *
+ * @throws InvalidParameterError 400 `Invalid "$returnEntity" parameter: <value>`
+ */
+export function parseReturnEntity(value: DataValue | undefined): boolean {
+  if (value === undefined) return true;
+  const lower = typeof value === 'string' ? value.toLowerCase() : undefined;
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  throw new InvalidParameterError(
+    QueryParam.RETURN_ENTITY,
+    `Invalid "${QueryParam.RETURN_ENTITY}" parameter: ${typeof value === 'string' ? value : String(value)}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// FINDER, GET_ALL: collections and paging
+
+/** Paging of a request: where the page starts and how many it may hold. */
+export interface Paging {
+  readonly start: number;
+  readonly count: number;
+}
+
+/** The reference's paging defaults: start 0, count 10. */
+export const DEFAULT_PAGING: Paging = Object.freeze({ start: 0, count: 10 });
+
+function pagingValue(v: DataValue | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') return Number.NaN;
+  if (v.trim() === '') return undefined;
+  return /^[+-]?\d{1,10}$/.test(v) && Math.abs(Number(v)) <= 2147483647 ? Number(v) : Number.NaN;
+}
+
+/**
+ * `start` and `count` from the parsed query (strings), with defaults for absent or blank values.
+ *
+ * @throws InvalidParameterError 400 `Invalid (non-integer) start/count parameters` or `start/count parameters
+ *   must be non-negative`
+ */
+export function parsePagingParams(
+  start: DataValue | undefined,
+  count: DataValue | undefined,
+  defaults: Paging = DEFAULT_PAGING,
+): Paging {
+  const s = pagingValue(start);
+  const c = pagingValue(count);
+  if (Number.isNaN(s) || Number.isNaN(c)) {
+    throw new InvalidParameterError(
+      Number.isNaN(s) ? QueryParam.START : QueryParam.COUNT,
+      'Invalid (non-integer) start/count parameters',
+    );
+  }
+  const out = { start: s ?? defaults.start, count: c ?? defaults.count };
+  if (out.start < 0 || out.count < 0) {
+    throw new InvalidParameterError(
+      out.start < 0 ? QueryParam.START : QueryParam.COUNT,
+      'start/count parameters must be non-negative',
+    );
+  }
+  return out;
+}
+
+/** A paging link. */
+export interface Link {
+  readonly rel: string;
+  readonly href: string;
+  /** The response's MIME type. */
+  readonly type: string;
+}
+
+/** The `paging` record (`CollectionMetadata`). */
+export interface CollectionMetadata {
+  readonly start: number;
+  readonly count: number;
+  /** Present only when the resource gives it. */
+  readonly total?: number;
+  readonly links: readonly Link[];
+}
+
+function isStartOrCount(piece: string): boolean {
+  const eq = piece.indexOf('=');
+  const raw = eq === -1 ? piece : piece.slice(0, eq);
+  let name = raw;
+  try {
+    name = percentDecode(raw, true);
+  } catch {
+    // an undecodable name is kept as it is
+  }
+  return name === QueryParam.START || name === QueryParam.COUNT;
+}
+
+/**
+ * The request URI with `start` and `count` replaced: other parameters keep their raw text and order, the
+ * new `start` and `count` come last (`/greetings?q=search&tone=FRIENDLY&start=10&count=10`).
+ */
+export function pagedUri(requestUri: string, start: number, count: number): string {
+  const kept = (rawQueryOf(requestUri) ?? '').split('&').filter((p) => p !== '' && !isStartOrCount(p));
+  kept.push(`${QueryParam.START}=${start}`, `${QueryParam.COUNT}=${count}`);
+  return `${rawPathOf(requestUri)}?${kept.join('&')}`;
+}
+
+/** What {@link pagingLinks} needs. */
+export interface PagingLinksInput extends Paging {
+  readonly requestUri: string;
+  /** Elements on this page. */
+  readonly elementCount: number;
+  readonly total?: number;
+  /** The response MIME type, for each link's `type`. */
+  readonly type: string;
+}
+
+/**
+ * The paging links (wire facts §3.5): none when count is 0; `prev` when start > 0 (at max(0, start −
+ * count)); `next` at start + elements when start + elements < total or the page is full (elements ==
+ * count), as the reference's code decides.
+ */
+export function pagingLinks(input: PagingLinksInput): Link[] {
+  const links: Link[] = [];
+  const { start, count, elementCount, total, requestUri, type } = input;
+  if (count <= 0) return links;
+  if (start > 0)
+    links.push({ rel: 'prev', href: pagedUri(requestUri, Math.max(0, start - count), count), type });
+  if ((total !== undefined && start + elementCount < total) || elementCount === count) {
+    links.push({ rel: 'next', href: pagedUri(requestUri, start + elementCount, count), type });
+  }
+  return links;
+}
+
+/** The `paging` record as a DataMap: `{start, count, total?, links}`. */
+export function collectionMetadataMap(m: CollectionMetadata): DataMap {
+  const map = new DataMap();
+  map.put('start', m.start);
+  map.put('count', m.count);
+  if (m.total !== undefined) map.put('total', m.total);
+  const links = new DataList();
+  for (const l of m.links)
+    links.add(
+      new DataMap([
+        ['rel', l.rel],
+        ['href', l.href],
+        ['type', l.type],
+      ]),
+    );
+  map.put('links', links);
+  return map;
+}
+
+/** What a finder or get_all handler produced. */
+export interface CollectionResult {
+  readonly elements: Iterable<DataMap>;
+  readonly paging: CollectionMetadata;
+  /** Custom metadata, when the resource supplies it. */
+  readonly metadata?: DataMap;
+}
+
+/** `{"elements":[...],"paging":{...},"metadata"?:{...}}`. */
+export function collectionResponse(r: CollectionResult): DataMap {
+  const body = new DataMap();
+  body.put('elements', new DataList(r.elements));
+  body.put('paging', collectionMetadataMap(r.paging));
+  if (r.metadata !== undefined) body.put('metadata', r.metadata);
+  return body;
+}
+
+function readPaging(v: DataValue, path: string): CollectionMetadata {
+  const p = need(v, path);
+  const links = listField(p, 'links', path)
+    .toArray()
+    .map((l, i) => {
+      const lp = `${path}/links/${i}`;
+      const m = need(l, lp);
+      const rel = stringField(m, 'rel', lp);
+      const href = stringField(m, 'href', lp);
+      const type = stringField(m, 'type', lp);
+      if (rel === undefined || href === undefined || type === undefined) {
+        throw new ResponseFormatError(lp, 'a link needs rel, href and type');
+      }
+      return { rel, href, type };
+    });
+  const total = intField(p, 'total', path, true);
+  const start = intField(p, 'start', path);
+  const count = intField(p, 'count', path);
+  return total === undefined ? { start, count, links } : { start, count, total, links };
+}
+
+/** A finder or get_all response as a client reads it. */
+export interface CollectionResponse {
+  readonly elements: DataMap[];
+  readonly paging: CollectionMetadata | undefined;
+  readonly metadata: DataMap | undefined;
+}
+
+export function readCollectionResponse(body: DataValue | undefined): CollectionResponse {
+  const m = need(body, '');
+  const paging = m.get('paging');
+  return {
+    elements: listField(m, 'elements', '')
+      .toArray()
+      .map((e, i) => entity(e, `/elements/${i}`)),
+    paging: paging === undefined ? undefined : readPaging(paging, '/paging'),
+    metadata: optionalMap(m, 'metadata', ''),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// ACTION
+
+/** `{"value": v}`, or no body (undefined) for a void action. */
+export function actionResponse(value: DataValue | undefined): DataMap | undefined {
+  return value === undefined ? undefined : new DataMap([['value', value]]);
+}
+
+/** The value of an action response; undefined for an empty (void) one. */
+export function readActionResponse(body: DataValue | undefined): DataValue | undefined {
+  if (body === undefined) return undefined;
+  return need(body, '').get('value');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// BATCH_FINDER
+
+/** The 404 made up for a criterion with neither a result nor an error. */
+export const BATCH_FINDER_MISSING_RESULT_MESSAGE =
+  "The server didn't find a representation for this criteria";
+
+/** The outcome of one batch finder criterion. */
+export type BatchFinderCriteriaResult = CollectionResult | { readonly error: ErrorBody };
+
+/**
+ * `{"elements":[criteriaResult, ...]}`, one per criterion in request order: a success is a collection
+ * (`isError` absent), a failure `{"elements":[],"isError":true,"error":{...}}`.
+ */
+export function batchFinderResponse(items: Iterable<BatchFinderCriteriaResult>): DataMap {
+  const list = new DataList();
+  for (const item of items) {
+    if ('error' in item) {
+      list.add(
+        new DataMap([
+          ['elements', new DataList()],
+          ['isError', true],
+          ['error', errorMap(item.error)],
+        ]),
+      );
+    } else {
+      list.add(collectionResponse(item));
+    }
+  }
+  return new DataMap([['elements', list]]);
+}
+
+/** One criterion's result as a client reads it. */
+export interface BatchFinderCriteriaResponse extends CollectionResponse {
+  readonly isError: boolean;
+  readonly error: ErrorResponse | undefined;
+}
+
+export function readBatchFinderResponse(body: DataValue | undefined): BatchFinderCriteriaResponse[] {
+  const m = need(body, '');
+  return listField(m, 'elements', '')
+    .toArray()
+    .map((item, i) => {
+      const p = `/elements/${i}`;
+      const c = need(item, p);
+      const isError = c.get('isError');
+      if (isError !== undefined && typeof isError !== 'boolean')
+        throw new ResponseFormatError(`${p}/isError`, "'isError' must be a boolean");
+      const error = c.get('error');
+      const paging = c.get('paging');
+      return {
+        elements: listField(c, 'elements', p)
+          .toArray()
+          .map((e, j) => entity(e, `${p}/elements/${j}`)),
+        paging: paging === undefined ? undefined : readPaging(paging, `${p}/paging`),
+        metadata: optionalMap(c, 'metadata', p),
+        isError: isError === true,
+        error: error === undefined ? undefined : readErrorResponse(error, `${p}/error`),
+      };
+    });
+}
+
+/**
+ * The URI behind one criterion's paging links (wire facts §7.2): the path plus all parameters, sorted, with
+ * the batch parameter narrowed to that one criterion (`List(<criterion>)`); `pagingLinks` then replaces
+ * start and count.
+ */
+export function batchFinderCriterionUri(
+  path: string,
+  params: DataMap,
+  batchParam: string,
+  criterion: DataValue,
+): string {
+  const narrowed = new DataMap(params);
+  narrowed.put(batchParam, new DataList([criterion]));
+  const query = encodeQueryParams(narrowed);
+  return query === '' ? path : `${path}?${query}`;
+}

@@ -1,0 +1,218 @@
+import { DataMap, type DataValue } from '../data';
+import { QuerySyntaxError, UriElementParseError } from './errors';
+import { encodeMask } from './mask';
+import { contextualEncode, percentDecode } from './uri-component-encoding';
+import { encodeElement, encodeUriString } from './uri-element-encoder';
+import { parseElement } from './uri-element-parser';
+
+/** Names of the query parameters the framework itself reads (wire facts §3.3). */
+export const QueryParam = {
+  /** Finder name. */
+  FINDER: 'q',
+  /** Batch finder name. */
+  BATCH_FINDER: 'bq',
+  /** Action name. */
+  ACTION: 'action',
+  /** Batch keys: `ids=List(...)`. */
+  IDS: 'ids',
+  START: 'start',
+  COUNT: 'count',
+  /** Projection of the entities. */
+  FIELDS: 'fields',
+  /** Projection of collection metadata. */
+  METADATA_FIELDS: 'metadataFields',
+  /** Projection of paging. */
+  PAGING_FIELDS: 'pagingFields',
+  /** Alternative key name: the path key is of that kind. */
+  ALT_KEY: 'altkey',
+  RETURN_ENTITY: '$returnEntity',
+  FILL_IN_DEFAULTS: '$fillInDefaults',
+} as const;
+
+/**
+ * The projection parameters: their values use the mask syntax (mask.ts), never the element grammar, so the
+ * server hands their raw text over unparsed.
+ */
+export const PROJECTION_PARAMS: ReadonlySet<string> = new Set([
+  QueryParam.FIELDS,
+  QueryParam.METADATA_FIELDS,
+  QueryParam.PAGING_FIELDS,
+]);
+
+/** Query parameters by name: a DataMap, a Map, an iterable of pairs or a plain object of data values. */
+export type QueryParamsInit =
+  | DataMap
+  | ReadonlyMap<string, DataValue>
+  | Iterable<readonly [string, DataValue]>
+  | { readonly [name: string]: DataValue };
+
+function entriesOf(params: QueryParamsInit): Iterable<readonly [string, DataValue]> {
+  if (params instanceof DataMap || params instanceof Map) return params as Iterable<[string, DataValue]>;
+  if (typeof (params as Iterable<unknown>)[Symbol.iterator] === 'function') {
+    return params as Iterable<readonly [string, DataValue]>;
+  }
+  return Object.entries(params as { readonly [name: string]: DataValue });
+}
+
+/**
+ * The query string (without `?`) of `params` in Rest.li 2.0 form (wire facts §2.3): each name and value
+ * encoded for a query parameter (values in the element grammar), pairs sorted by encoded name in UTF-16
+ * order (`$returnEntity` < `Zed` < `count`). Projection parameters take a mask string or a mask DataMap
+ * (mask.ts) and are written in mask syntax. An empty value is written as the bare name.
+ *
+ * @example
+ * ```ts
+ * encodeQueryParams({ q: 'search', count: 5, filter: Data.fromJS({ name: 'Jo Ann' }) });
+ * // 'count=5&filter=(name:Jo%20Ann)&q=search'
+ * ```
+ */
+export function encodeQueryParams(params: QueryParamsInit): string {
+  const pairs: Array<readonly [string, string]> = [];
+  for (const [name, value] of entriesOf(params)) {
+    let text: string;
+    if (PROJECTION_PARAMS.has(name)) {
+      if (typeof value === 'string') text = contextualEncode(value, 'query');
+      else if (value instanceof DataMap) text = contextualEncode(encodeMask(value), 'query');
+      else throw new TypeError(`projection parameter '${name}' takes a mask string or a mask DataMap`);
+    } else {
+      text = encodeElement(value, 'query');
+    }
+    pairs.push([encodeUriString(name, 'query'), text]);
+  }
+  // insertion sort: a query has a handful of parameters (see sortStrings for why not Array.prototype.sort)
+  for (let i = 1; i < pairs.length; i++) {
+    const p = pairs[i]!;
+    let j = i - 1;
+    while (j >= 0 && pairs[j]![0] > p[0]) {
+      pairs[j + 1] = pairs[j]!;
+      j--;
+    }
+    pairs[j + 1] = p;
+  }
+  let out = '';
+  for (let i = 0; i < pairs.length; i++) {
+    const [name, text] = pairs[i]!;
+    if (i > 0) out += '&';
+    out += text === '' ? name : `${name}=${text}`;
+  }
+  return out;
+}
+
+/** `path?query`, or just `path` when there are no parameters. */
+export function buildUri(path: string, params?: QueryParamsInit): string {
+  if (params === undefined) return path;
+  const query = encodeQueryParams(params);
+  return query === '' ? path : `${path}?${query}`;
+}
+
+/** The raw query of a request target (`/r?x=1#f` → `x=1`), or undefined when there is no `?`. */
+export function rawQueryOf(uri: string): string | undefined {
+  const q = uri.indexOf('?');
+  if (q === -1) return undefined;
+  const hash = uri.indexOf('#', q + 1);
+  return hash === -1 ? uri.slice(q + 1) : uri.slice(q + 1, hash);
+}
+
+/** The raw path of a request target (`/r/1?x` → `/r/1`). */
+export function rawPathOf(uri: string): string {
+  let end = uri.length;
+  const q = uri.indexOf('?');
+  if (q !== -1) end = q;
+  const hash = uri.indexOf('#');
+  if (hash !== -1 && hash < end) end = hash;
+  return uri.slice(0, end);
+}
+
+function querySyntax(
+  reason: string,
+  requestUri: string | undefined,
+  param?: string,
+  cause?: unknown,
+): QuerySyntaxError {
+  const message = requestUri === undefined ? reason : `Invalid query parameters syntax: ${requestUri}`;
+  return new QuerySyntaxError(message, reason, param, cause === undefined ? undefined : { cause });
+}
+
+/**
+ * Splits a raw query the way the reference's server does (wire facts §2.4): on `&`, then at the first
+ * `=`; the name is URL-decoded (`+` is a space), the value stays raw. An empty piece is skipped, a piece
+ * starting with `=` (no name) is ignored, a piece without `=` has the value `''` (the empty raw text).
+ *
+ * @throws QuerySyntaxError for a bad percent-escape in a name
+ */
+export function splitQuery(rawQuery: string, requestUri?: string): Array<[name: string, rawValue: string]> {
+  const out: Array<[string, string]> = [];
+  const n = rawQuery.length;
+  let start = 0;
+  while (start < n) {
+    let end = rawQuery.indexOf('&', start);
+    if (end === -1) end = n;
+    if (end > start) {
+      const piece = rawQuery.slice(start, end);
+      const eq = piece.indexOf('=');
+      if (eq !== 0) {
+        const rawName = eq === -1 ? piece : piece.slice(0, eq);
+        let name: string;
+        try {
+          name = percentDecode(rawName, true);
+        } catch (err) {
+          throw querySyntax(
+            `bad query parameter name '${rawName}': ${(err as Error).message}`,
+            requestUri,
+            rawName,
+            err,
+          );
+        }
+        out.push([name, eq === -1 ? '' : piece.slice(eq + 1)]);
+      }
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+/** Options of {@link parseQueryParams}. */
+export interface ParseQueryOptions {
+  /** The request URI, for the error message `Invalid query parameters syntax: <uri>` (else the reason). */
+  readonly requestUri?: string;
+  /** Passed to the element parser. */
+  readonly maxDepth?: number;
+}
+
+/**
+ * Parses a raw query into a DataMap of parameter name → value, as the server does (wire facts §2.4): each
+ * value goes raw to {@link parseElement} (`+` stays `+`, a bare `''` is the empty string, `%27%27` the
+ * literal `''`), except the projection parameters, whose raw text is kept as a string for the mask parser.
+ * A value that is not in the grammar, an empty value included, is an error, as is a repeated name.
+ *
+ * @throws QuerySyntaxError with `reason` `unexpected repeated query param in URI: <name>` or
+ *   `error while parsing query param '<name>'\n<parser message>` (the parser error is the `cause`)
+ */
+export function parseQueryParams(rawQuery: string | undefined, options?: ParseQueryOptions): DataMap {
+  const result = new DataMap();
+  if (rawQuery === undefined || rawQuery === '') return result;
+  const requestUri = options?.requestUri;
+  const pairs = splitQuery(rawQuery, requestUri);
+  if (pairs.length > 1) {
+    const seen = new Set<string>();
+    for (const [name] of pairs) {
+      if (seen.has(name))
+        throw querySyntax(`unexpected repeated query param in URI: ${name}`, requestUri, name);
+      seen.add(name);
+    }
+  }
+  const parseOptions = options?.maxDepth === undefined ? undefined : { maxDepth: options.maxDepth };
+  for (const [name, raw] of pairs) {
+    if (PROJECTION_PARAMS.has(name)) {
+      result.put(name, raw);
+      continue;
+    }
+    try {
+      result.put(name, parseElement(raw, parseOptions));
+    } catch (err) {
+      if (!(err instanceof UriElementParseError)) throw err;
+      throw querySyntax(`error while parsing query param '${name}'\n${err.message}`, requestUri, name, err);
+    }
+  }
+  return result;
+}

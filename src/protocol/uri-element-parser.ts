@@ -1,0 +1,238 @@
+import type { DataList, DataMap } from '../data';
+import { adoptRootList, adoptRootMap } from '../data/adopt';
+import { StoreObject, setOwn, type Store } from '../data/internal';
+import { UriElementParseError } from './errors';
+import { decodeEscapeRun } from './uri-component-encoding';
+
+/** What {@link parseElement} returns: every leaf is a string (the server coerces it to its schema type). */
+export type UriElement = string | DataMap | DataList;
+
+/** Options of {@link parseElement}. */
+export interface ParseElementOptions {
+  /**
+   * Deepest nesting of maps and lists accepted (default {@link DEFAULT_MAX_URI_DEPTH}); deeper input is a
+   * {@link UriElementParseError} rather than a stack overflow.
+   */
+  readonly maxDepth?: number;
+}
+
+/** Default of {@link ParseElementOptions.maxDepth}. */
+export const DEFAULT_MAX_URI_DEPTH = 256;
+
+// Token kinds. A token is three parallel array entries (kind, text, column): no object per token.
+const STRING = 0;
+const LIST_START = 1;
+const MAP_START = 2;
+const OBJ_END = 3;
+const ITEM_SEP = 4;
+const MAP_SEP = 5;
+
+const GRAMMAR_TEXT = ['', 'List(', '(', ')', ',', ':'];
+
+/** Char class of `%`. */
+const ESCAPE = 6;
+/** Per ASCII code: the grammar token kind, {@link ESCAPE} for `%`, 0 for a plain char (a table, not a switch). */
+const CHAR_CLASS: Uint8Array = (() => {
+  const t = new Uint8Array(128);
+  t[40] = MAP_START; // (
+  t[41] = OBJ_END; // )
+  t[44] = ITEM_SEP; // ,
+  t[58] = MAP_SEP; // :
+  t[37] = ESCAPE; // %
+  return t;
+})();
+
+class Tokens {
+  readonly kinds: number[] = [];
+  readonly texts: string[] = [];
+  readonly columns: number[] = [];
+  pos = 0;
+  constructor(readonly length: number) {}
+
+  push(kind: number, text: string, column: number): void {
+    this.kinds.push(kind);
+    this.texts.push(text);
+    this.columns.push(column);
+  }
+
+  /** `'<text>' (column n)` of token `i`, the reference's `toErrorString`. */
+  describe(i: number): string {
+    const kind = this.kinds[i]!;
+    return `'${kind === STRING ? this.texts[i]! : GRAMMAR_TEXT[kind]!}' (column ${this.columns[i]!})`;
+  }
+}
+
+/**
+ * Splits raw text into tokens, as the reference does before parsing (so a bad escape anywhere is reported
+ * before any grammar error). Grammar chars split; `%XX` runs are decoded inside string tokens; a bare `''`
+ * token is the empty string, a percent-encoded `%27%27` is the literal two apostrophes; `List(` is a list
+ * start only when the text since the last grammar char is exactly `List` (after decoding).
+ */
+function tokenize(text: string): Tokens {
+  const tokens = new Tokens(text.length);
+  const n = text.length;
+  let decoded = ''; // the current token's text before `runStart`, escapes decoded
+  let runStart = 0; // start of the current run of plain chars
+  let tokenStart = 0;
+  let escaped = false;
+  for (let i = 0; i < n;) {
+    const c = text.charCodeAt(i);
+    const kind = c < 128 ? CHAR_CLASS[c]! : 0;
+    if (kind === 0) {
+      i++;
+    } else if (kind !== ESCAPE) {
+      const tokenText = decoded + text.slice(runStart, i);
+      if (kind === MAP_START && tokenText === 'List') {
+        tokens.push(LIST_START, '', tokenStart);
+      } else {
+        if (tokenText.length !== 0) {
+          tokens.push(STRING, !escaped && tokenText === "''" ? '' : tokenText, tokenStart);
+        }
+        tokens.push(kind, '', i);
+      }
+      i++;
+      decoded = '';
+      runStart = tokenStart = i;
+      escaped = false;
+    } else {
+      const r = decodeEscapeRun(text, i);
+      decoded += text.slice(runStart, i) + r.text;
+      i = runStart = r.end;
+      escaped = true;
+    }
+  }
+  const tail = decoded + text.slice(runStart);
+  if (tail.length !== 0) tokens.push(STRING, !escaped && tail === "''" ? '' : tail, tokenStart);
+  return tokens;
+}
+
+function endOfInput(tokens: Tokens): UriElementParseError {
+  return new UriElementParseError('unexpected end of input', tokens.length);
+}
+
+function fail(tokens: Tokens, i: number, message: string): UriElementParseError {
+  return new UriElementParseError(message, tokens.columns[i]!);
+}
+
+class Parser {
+  private depth = 0;
+  constructor(
+    private readonly t: Tokens,
+    private readonly maxDepth: number,
+  ) {}
+
+  element(): unknown {
+    const t = this.t;
+    const i = t.pos;
+    if (i >= t.kinds.length) throw endOfInput(t);
+    const kind = t.kinds[i]!;
+    if (kind === STRING) {
+      t.pos++;
+      return t.texts[i];
+    }
+    if (kind === MAP_START) return this.map();
+    if (kind === LIST_START) return this.list();
+    t.pos++;
+    throw fail(t, i, `unexpected token: ${t.describe(i)} at start of element`);
+  }
+
+  private string(): string {
+    const t = this.t;
+    const i = t.pos++;
+    if (i >= t.kinds.length) throw endOfInput(t);
+    if (t.kinds[i] !== STRING)
+      throw fail(t, i, `expected string token, found grammar token: ${t.describe(i)}`);
+    return t.texts[i]!;
+  }
+
+  private expect(kind: number): void {
+    const t = this.t;
+    const i = t.pos++;
+    if (i >= t.kinds.length) throw endOfInput(t);
+    if (t.kinds[i] !== kind) throw fail(t, i, `expected '${GRAMMAR_TEXT[kind]!}' but found ${t.describe(i)}`);
+  }
+
+  /** The kind of the next token, throwing `unexpected end of input` when there is none. */
+  private peekRequired(): number {
+    const t = this.t;
+    if (t.pos >= t.kinds.length) throw endOfInput(t);
+    return t.kinds[t.pos]!;
+  }
+
+  private enter(): void {
+    if (++this.depth > this.maxDepth) {
+      const t = this.t;
+      throw fail(t, t.pos, `nesting deeper than ${this.maxDepth} levels at ${t.describe(t.pos)}`);
+    }
+  }
+
+  private map(): Store {
+    this.enter();
+    const t = this.t;
+    const store = new StoreObject();
+    t.pos++; // MAP_START
+    if (t.pos < t.kinds.length && t.kinds[t.pos] !== OBJ_END) {
+      for (;;) {
+        const key = this.string();
+        this.expect(MAP_SEP);
+        setOwn(store, key, this.element());
+        if (this.peekRequired() !== ITEM_SEP) break;
+        t.pos++;
+      }
+    }
+    this.expect(OBJ_END);
+    this.depth--;
+    return store;
+  }
+
+  private list(): unknown[] {
+    this.enter();
+    const t = this.t;
+    const items: unknown[] = [];
+    t.pos++; // LIST_START
+    if (t.pos < t.kinds.length && t.kinds[t.pos] !== OBJ_END) {
+      for (;;) {
+        items.push(this.element());
+        if (this.peekRequired() !== ITEM_SEP) break;
+        t.pos++;
+      }
+    }
+    this.expect(OBJ_END);
+    this.depth--;
+    return items;
+  }
+}
+
+/**
+ * Parses one value of the Rest.li 2.0 URI grammar (wire facts §2.1, §2.4): the raw text of a query
+ * parameter value or of a compound/complex key path segment, percent-escapes still in. Returns a string, or
+ * a DataMap / DataList whose leaves are strings. Duplicate map keys: the last one wins. No trimming, and `+`
+ * stays `+`.
+ *
+ * Errors are {@link UriElementParseError}s with the reference's messages and a `column`:
+ * `unexpected end of input`; `expected ':' but found ',' (column 2)`; `unexpected token: ')' (column 9) at
+ * start of element`; `expected string token, found grammar token: ...`; `tokens left over after parsing;
+ * first excess token: ':' (column 5)`; and, for bad escapes (which the reference lets escape as an unchecked
+ * exception), `Malformed percent-encoded octet at index N[, invalid hexadecimal digit 'c']`.
+ *
+ * @example
+ * ```ts
+ * parseElement("List(a,List(),())");  // DataList ['a', DataList [], DataMap {}]
+ * parseElement("(empty:'')");          // DataMap { empty: '' }
+ * parseElement('(notEmpty:%27%27)');   // DataMap { notEmpty: "''" }
+ * ```
+ */
+export function parseElement(text: string, options?: ParseElementOptions): UriElement {
+  const tokens = tokenize(text);
+  const parser = new Parser(tokens, options?.maxDepth ?? DEFAULT_MAX_URI_DEPTH);
+  const result = parser.element();
+  if (tokens.pos < tokens.kinds.length) {
+    throw fail(
+      tokens,
+      tokens.pos,
+      `tokens left over after parsing; first excess token: ${tokens.describe(tokens.pos)}`,
+    );
+  }
+  if (typeof result === 'string') return result;
+  return Array.isArray(result) ? adoptRootList(result) : adoptRootMap(result as Store);
+}

@@ -1,0 +1,283 @@
+import fc from 'fast-check';
+import {
+  Data,
+  DataList,
+  DataMap,
+  type DataValue,
+  UriElementParseError,
+  type UriEncodingMode,
+  encodeElement,
+  isSvcError,
+  parseElement,
+} from '../../src';
+import { grammarNoise, stringTree } from './arbitraries';
+
+function js(v: DataValue): unknown {
+  return Data.toJS(v);
+}
+
+function parseError(text: string): UriElementParseError {
+  try {
+    parseElement(text);
+  } catch (err) {
+    if (err instanceof UriElementParseError) return err;
+    throw err;
+  }
+  throw new Error(`parsed without error: ${text}`);
+}
+
+describe('parseElement', () => {
+  describe('parses the worked examples (wire facts §2.6)', () => {
+    it('reads List(a,List(),()) as a string, an empty list and an empty map', () => {
+      const v = parseElement('List(a,List(),())');
+      expect(v).toBeInstanceOf(DataList);
+      const list = v as DataList;
+      expect(list.get(0)).toBe('a');
+      expect(list.get(1)).toBeInstanceOf(DataList);
+      expect(list.get(2)).toBeInstanceOf(DataMap);
+      expect(js(v)).toEqual(['a', [], {}]);
+    });
+
+    it('lets the last of two equal map keys win', () => {
+      expect(js(parseElement('(a:1,a:2)'))).toEqual({ a: '2' });
+    });
+
+    it("reads a bare '' as the empty string", () => {
+      expect(js(parseElement("(empty:'')"))).toEqual({ empty: '' });
+    });
+
+    it('reads %27%27 as two apostrophes, not the empty string', () => {
+      expect(js(parseElement('(notEmpty:%27%27)'))).toEqual({ notEmpty: "''" });
+    });
+
+    const errors: Array<[string, string, number]> = [
+      ['(a:b', 'unexpected end of input', 4],
+      ['(a,b)', "expected ':' but found ',' (column 2)", 2],
+      ['List(a,b,)', "unexpected token: ')' (column 9) at start of element", 9],
+      ['hello:', "tokens left over after parsing; first excess token: ':' (column 5)", 5],
+    ];
+    for (const [input, message, column] of errors) {
+      it(`rejects ${input} with "${message}"`, () => {
+        const err = parseError(input);
+        expect(err.message).toBe(message);
+        expect(err.column).toBe(column);
+        expect(err.code).toBe('SVC_ERR_PROTOCOL_URI_SYNTAX');
+        expect(err.statusCode).toBe(400);
+        expect(isSvcError(err, 'UriElementParseError', 'SVC_ERR_PROTOCOL_URI_SYNTAX')).toBe(true);
+      });
+    }
+  });
+
+  describe('reports each kind of grammar error with its message and column', () => {
+    // One or more cases per category of the reference's error table (our own inputs).
+    const cases: Array<[string, string, string, number]> = [
+      [
+        'leftover tokens after a complete string',
+        'x)',
+        "tokens left over after parsing; first excess token: ')' (column 1)",
+        1,
+      ],
+      [
+        'leftover tokens after a complete map',
+        '(a:b)(',
+        "tokens left over after parsing; first excess token: '(' (column 5)",
+        5,
+      ],
+      ['a map cut after its value', '(k:v', 'unexpected end of input', 4],
+      ['a list cut after an item', 'List(x', 'unexpected end of input', 6],
+      ['a list cut after a separator', 'List(x,y,', 'unexpected end of input', 9],
+      ['empty input', '', 'unexpected end of input', 0],
+      ['a list cut after its start', '(k:List(', 'unexpected end of input', 8],
+      ['a map cut after its start', '(k:(j:(', 'unexpected end of input', 7],
+      ['a lone open paren', '(', 'unexpected end of input', 1],
+      [
+        'a grammar char where an element starts',
+        ':x',
+        "unexpected token: ':' (column 0) at start of element",
+        0,
+      ],
+      [
+        'a separator where a key starts',
+        '(k:v,,',
+        "expected string token, found grammar token: ',' (column 5)",
+        5,
+      ],
+      ['a separator where the colon belongs', '(key,val)', "expected ':' but found ',' (column 4)", 4],
+      [
+        'a trailing separator in a list',
+        'List(1,2,3,)',
+        "unexpected token: ')' (column 11) at start of element",
+        11,
+      ],
+      ['a second colon in a map entry', '(key:val:more)', "expected ')' but found ':' (column 8)", 8],
+      ['a colon in a list', 'List(x,y:z)', "expected ')' but found ':' (column 8)", 8],
+      ['an empty list item', 'List(,)', "unexpected token: ',' (column 5) at start of element", 5],
+      [
+        'a colon where a key starts',
+        '(k:v,:w)',
+        "expected string token, found grammar token: ':' (column 5)",
+        5,
+      ],
+      ['a missing map value', '(k:List(x),j:)', "unexpected token: ')' (column 13) at start of element", 13],
+      ['a doubled colon', 'List((k::v))', "unexpected token: ':' (column 8) at start of element", 8],
+      [
+        'a List( after other text',
+        'xList(a)',
+        "tokens left over after parsing; first excess token: '(' (column 5)",
+        5,
+      ],
+      [
+        'a misspelled List(',
+        'Lis(x:1)',
+        "tokens left over after parsing; first excess token: '(' (column 3)",
+        3,
+      ],
+      [
+        'a map key that is a list',
+        '(List(a):b)',
+        "expected string token, found grammar token: 'List(' (column 1)",
+        1,
+      ],
+      ['an escaped string shown decoded', '(a%20b,c)', "expected ':' but found ',' (column 6)", 6],
+      ["'' shown as the empty string", "('',x)", "expected ':' but found ',' (column 3)", 3],
+    ];
+    for (const [what, input, message, column] of cases) {
+      it(`rejects ${what}: ${JSON.stringify(input)}`, () => {
+        const err = parseError(input);
+        expect(err.message).toBe(message);
+        expect(err.column).toBe(column);
+      });
+    }
+  });
+
+  describe('reports bad percent-escapes as its typed error (the reference lets them escape unchecked)', () => {
+    const cases: Array<[string, string, number]> = [
+      ['a%zz', "Malformed percent-encoded octet at index 2, invalid hexadecimal digit 'z'", 2],
+      ['a%4', 'Malformed percent-encoded octet at index 1', 1],
+      ['%', 'Malformed percent-encoded octet at index 0', 0],
+      ['(k:%41%)', 'Malformed percent-encoded octet at index 6', 6],
+      ['(k:%41%4', 'Malformed percent-encoded octet at index 6', 6],
+      ['(a,b%g0)', "Malformed percent-encoded octet at index 5, invalid hexadecimal digit 'g'", 5],
+    ];
+    for (const [input, message, column] of cases) {
+      it(`rejects ${JSON.stringify(input)}`, () => {
+        const err = parseError(input);
+        expect(err.message).toBe(message);
+        expect(err.column).toBe(column);
+      });
+    }
+  });
+
+  describe('recognises List( only after exactly List', () => {
+    it('takes List( at the start of an element', () => {
+      expect(js(parseElement('List(List(a))'))).toEqual([['a']]);
+    });
+    it('takes a bare List as a string', () => {
+      expect(parseElement('List')).toBe('List');
+      expect(js(parseElement('(List:List)'))).toEqual({ List: 'List' });
+    });
+    it('decodes before comparing, as the reference does', () => {
+      expect(js(parseElement('%4Cist(a)'))).toEqual(['a']);
+    });
+    it('takes an escaped paren after List as part of a string', () => {
+      expect(parseElement('List%28a%29')).toBe('List(a)');
+    });
+  });
+
+  describe('decodes strings', () => {
+    it('decodes escapes inside keys and values', () => {
+      expect(js(parseElement('(this%20is%20a%20key:List(%2F,%3D,%26))'))).toEqual({
+        'this is a key': ['/', '=', '&'],
+      });
+      expect(js(parseElement('(%2C:List(%27,%28,%29,%3A))'))).toEqual({ ',': ["'", '(', ')', ':'] });
+    });
+    it('decodes UTF-8, surrogate pairs included', () => {
+      expect(
+        js(parseElement('(k:%E3%81%93%E3%82%93%E3%81%AB%E3%81%A1%E3%81%AF,s:%E2%98%BA,t:%F0%9F%98%9B)')),
+      ).toEqual({
+        k: 'こんにちは',
+        s: '☺',
+        t: '\u{1F61B}',
+      });
+    });
+    it('takes raw unicode and raw spaces as they are', () => {
+      expect(js(parseElement('(k:é ☺,x: y )'))).toEqual({ k: 'é ☺', x: ' y ' });
+    });
+    it('replaces malformed UTF-8 with U+FFFD', () => {
+      expect(parseElement('%C3%28')).toBe('\uFFFD(');
+      expect(parseElement('a%FFb')).toBe('a\uFFFDb');
+    });
+    it('keeps a byte-order mark', () => {
+      expect(parseElement('%EF%BB%BF')).toBe('\uFEFF');
+    });
+    it('never turns + into a space', () => {
+      expect(js(parseElement('(a+b:c+d)'))).toEqual({ 'a+b': 'c+d' });
+      expect(parseElement('%2B+')).toBe('++');
+    });
+    it("takes '' as empty only when it is the whole token", () => {
+      expect(js(parseElement("List('',''',x'',%27')"))).toEqual(['', "'''", "x''", "''"]);
+    });
+    it('does not trim', () => {
+      expect(js(parseElement('( a : b )'))).toEqual({ ' a ': ' b ' });
+    });
+  });
+
+  it('gives a DataMap that acts like any other (keys like __proto__ included)', () => {
+    const v = parseElement('(__proto__:x,constructor:y,0:z)') as DataMap;
+    expect(v.get('__proto__')).toBe('x');
+    expect(v.get('constructor')).toBe('y');
+    expect(v.size).toBe(3);
+    v.put('more', 'w');
+    expect(v.get('more')).toBe('w');
+  });
+
+  it('refuses nesting deeper than maxDepth with its typed error', () => {
+    const deep = `${'List('.repeat(300)}${')'.repeat(300)}`;
+    expect(() => parseElement(deep)).toThrow(UriElementParseError);
+    expect(parseError(deep).message).toMatch(/^nesting deeper than 256 levels at 'List\(' \(column 1280\)$/);
+    expect(js(parseElement(deep, { maxDepth: 400 }))).toBeDefined();
+    const hostile = '('.repeat(100_000);
+    expect(() => parseElement(hostile)).toThrow(UriElementParseError);
+  });
+
+  describe('round trips with encodeElement (properties)', () => {
+    for (const mode of ['path', 'query', 'none'] as UriEncodingMode[]) {
+      it(`parses what encodeElement(value, '${mode}') writes back to the value`, () => {
+        fc.assert(
+          fc.property(stringTree, (v) => {
+            const text = encodeElement(v, mode);
+            const back = parseElement(text);
+            expect(js(back)).toEqual(js(v));
+          }),
+          { numRuns: 400 },
+        );
+      });
+    }
+
+    it('writes URI-safe text in path and query modes', () => {
+      fc.assert(
+        fc.property(stringTree, (v) => {
+          expect(encodeElement(v, 'path')).toMatch(/^[A-Za-z0-9\-._~!$&'()*+,=:@%]*$/);
+          expect(encodeElement(v, 'query')).toMatch(/^[A-Za-z0-9\-._~!$'()*,;:@/?%]*$/);
+        }),
+      );
+    });
+  });
+
+  it('throws nothing but its typed error on random text (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(grammarNoise, fc.string({ unit: 'binary', maxLength: 24 })), (text) => {
+        try {
+          const v = parseElement(text);
+          expect(typeof v === 'string' || v instanceof DataMap || v instanceof DataList).toBe(true);
+        } catch (err) {
+          expect(err).toBeInstanceOf(UriElementParseError);
+          const column = (err as UriElementParseError).column;
+          expect(column).toBeGreaterThanOrEqual(0);
+          expect(column).toBeLessThanOrEqual(text.length);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
