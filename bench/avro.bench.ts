@@ -12,8 +12,6 @@
  *
  * No goal: the translation is a thin per-value walk over compiled closures; the numbers say how thin.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import {
   ByteString,
   DataList,
@@ -27,41 +25,11 @@ import {
   type GenericRecord,
   type NamedDataSchema,
   type RecordDataSchema,
-  type SchemaFileSystem,
 } from '../src';
+import { memoryFileSystem, readTree, SCHEMA_TREE_ROOT } from './fixtures/schema-tree';
 import { type BenchFile, keep, type Suite } from './harness';
 
-const ROOT = path.join(__dirname, '../test/fixtures/pegasus');
-
-function readTree(dir: string, into = new Map<string, string>()): Map<string, string> {
-  for (const name of fs.readdirSync(dir).sort()) {
-    const p = path.join(dir, name);
-    if (fs.statSync(p).isDirectory()) readTree(p, into);
-    else into.set(p, fs.readFileSync(p, 'utf8'));
-  }
-  return into;
-}
-
-function memoryFileSystem(files: ReadonlyMap<string, string>): SchemaFileSystem {
-  const dirs = new Set<string>();
-  for (const f of files.keys())
-    for (let d = path.dirname(f); d.startsWith(ROOT); d = path.dirname(d)) dirs.add(d);
-  return {
-    readFile: (p) => {
-      const text = files.get(path.resolve(p));
-      if (text === undefined) throw new Error(`ENOENT: ${p}`);
-      return text;
-    },
-    isFile: (p) => files.has(path.resolve(p)),
-    isDirectory: (p) => dirs.has(path.resolve(p)),
-    readDir: (p) => {
-      const d = path.resolve(p);
-      const names = new Set<string>();
-      for (const f of [...files.keys(), ...dirs]) if (path.dirname(f) === d) names.add(path.basename(f));
-      return [...names];
-    },
-  };
-}
+const ROOT = SCHEMA_TREE_ROOT;
 
 const json = new JsonCodec();
 

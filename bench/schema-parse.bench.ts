@@ -5,45 +5,12 @@
  *
  * No goal: parsing happens once per schema and process. The number to look at is the time per schema.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import avro from 'avsc';
-import { SchemaResolver, type SchemaFileSystem } from '../src';
+import { SchemaResolver } from '../src';
+import { memoryFileSystem, readTree, SCHEMA_TREE_ROOT } from './fixtures/schema-tree';
 import { type BenchFile, keep, type Suite } from './harness';
 
-const ROOT = path.join(__dirname, '../test/fixtures/pegasus');
-
-/** Every file below `dir`, by path. */
-function readTree(dir: string, into = new Map<string, string>()): Map<string, string> {
-  for (const name of fs.readdirSync(dir).sort()) {
-    const p = path.join(dir, name);
-    if (fs.statSync(p).isDirectory()) readTree(p, into);
-    else into.set(p, fs.readFileSync(p, 'utf8'));
-  }
-  return into;
-}
-
-/** The tree as a SchemaFileSystem over memory. */
-function memoryFileSystem(files: ReadonlyMap<string, string>): SchemaFileSystem {
-  const dirs = new Set<string>();
-  for (const f of files.keys())
-    for (let d = path.dirname(f); d.startsWith(ROOT); d = path.dirname(d)) dirs.add(d);
-  return {
-    readFile: (p) => {
-      const text = files.get(path.resolve(p));
-      if (text === undefined) throw new Error(`ENOENT: ${p}`);
-      return text;
-    },
-    isFile: (p) => files.has(path.resolve(p)),
-    isDirectory: (p) => dirs.has(path.resolve(p)),
-    readDir: (p) => {
-      const d = path.resolve(p);
-      const names = new Set<string>();
-      for (const f of [...files.keys(), ...dirs]) if (path.dirname(f) === d) names.add(path.basename(f));
-      return [...names];
-    },
-  };
-}
+const ROOT = SCHEMA_TREE_ROOT;
 
 /** Avro schemas of about the same size and nesting as the fixture tree, for avsc. */
 function avroSchemas(count: number): object[] {
