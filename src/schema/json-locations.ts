@@ -9,6 +9,8 @@
  * schema).
  */
 
+import { JsonSyntaxError, readJsonNumber, readJsonString } from '../data/codecs/json-tokens';
+
 export type JsonNode = JsonObject | JsonArray | JsonString | JsonNumber | JsonBoolean | JsonNull;
 
 export interface JsonEntry {
@@ -109,57 +111,15 @@ export function scanJson(text: string): JsonScanResult {
 
   const str = (): JsonString => {
     const start = i;
-    i++;
-    let escaped = false;
-    for (;;) {
-      if (i >= n) fail('Unterminated string', start);
-      const c = text.charCodeAt(i);
-      if (c === 0x22) break;
-      if (c === 0x5c) {
-        escaped = true;
-        i += 2;
-        continue;
-      }
-      if (c < 0x20) fail(`Unescaped control character U+${c.toString(16).padStart(4, '0')} in string`);
-      i++;
-    }
-    i++;
-    if (!escaped) return { kind: 'string', offset: start, value: text.slice(start + 1, i - 1) };
-    try {
-      return { kind: 'string', offset: start, value: JSON.parse(text.slice(start, i)) as string };
-    } catch {
-      return fail('Invalid escape sequence in string', start);
-    }
+    const t = readJsonString(text, i);
+    i = t.end;
+    return { kind: 'string', offset: start, value: t.value };
   };
-
-  const digit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
   const num = (): JsonNumber => {
     const start = i;
-    if (text.charCodeAt(i) === 0x2d) i++;
-    if (!digit(text.charCodeAt(i))) fail('Invalid number: expected a digit');
-    if (text.charCodeAt(i) === 0x30) {
-      i++;
-      if (digit(text.charCodeAt(i))) fail('Invalid number: leading zero', start);
-    } else {
-      while (digit(text.charCodeAt(i))) i++;
-    }
-    let integral = true;
-    if (text.charCodeAt(i) === 0x2e) {
-      integral = false;
-      i++;
-      if (!digit(text.charCodeAt(i))) fail('Invalid number: expected a digit after the decimal point');
-      while (digit(text.charCodeAt(i))) i++;
-    }
-    if ((text.charCodeAt(i) | 0x20) === 0x65) {
-      integral = false;
-      i++;
-      const s = text.charCodeAt(i);
-      if (s === 0x2b || s === 0x2d) i++;
-      if (!digit(text.charCodeAt(i))) fail('Invalid number: expected a digit in the exponent');
-      while (digit(text.charCodeAt(i))) i++;
-    }
-    const token = text.slice(start, i);
+    const { token, integral, end } = readJsonNumber(text, i);
+    i = end;
     const value = Number(token);
     if (!Number.isFinite(value)) fail(`Number ${token} is outside the double range`, start);
     if (integral && (value > SAFE || value < -SAFE)) {
@@ -248,7 +208,7 @@ export function scanJson(text: string): JsonScanResult {
         literal('null');
         return { kind: 'null', offset: start };
       default:
-        if (c === 0x2d || digit(c)) return num();
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return num();
         return fail(`Unexpected ${what(i)}`);
     }
   };
@@ -262,6 +222,8 @@ export function scanJson(text: string): JsonScanResult {
     return { values };
   } catch (err) {
     if (err instanceof JsonSyntax) return { values, error: { message: err.message, offset: err.offset } };
+    if (err instanceof JsonSyntaxError)
+      return { values, error: { message: err.message, offset: err.charOffset } };
     throw err;
   }
 }

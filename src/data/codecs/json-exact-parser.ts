@@ -9,19 +9,12 @@
  * by memory, not by the call stack.
  */
 import { LONG_MAX, LONG_MIN, makeStoreConstructor, setOwn, type Store } from '../internal';
+import { JsonSyntaxError, readJsonNumber, readJsonString } from './json-tokens';
 
 /** This parser's own map store constructor (see makeStoreConstructor for why it is not shared). */
 const StoreObject = makeStoreConstructor();
 
-/** A JSON syntax problem at a char offset of the text. */
-export class JsonSyntaxError extends Error {
-  constructor(
-    message: string,
-    readonly charOffset: number,
-  ) {
-    super(message);
-  }
-}
+export { JsonSyntaxError } from './json-tokens';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -47,59 +40,17 @@ export function parseJsonExact(text: string): unknown {
   };
 
   const parseString = (): string => {
-    // i is at the opening quote
-    const start = i;
-    i++;
-    let escaped = false;
-    for (;;) {
-      if (i >= n) fail('Unterminated string', start);
-      const c = text.charCodeAt(i);
-      if (c === 0x22) break;
-      if (c === 0x5c) {
-        escaped = true;
-        i += 2;
-        continue;
-      }
-      if (c < 0x20) fail(`Unescaped control character U+${c.toString(16).padStart(4, '0')} in string`);
-      i++;
-    }
-    i++; // closing quote
-    if (!escaped) return text.slice(start + 1, i - 1);
-    try {
-      return JSON.parse(text.slice(start, i)) as string;
-    } catch {
-      return fail('Invalid escape sequence in string', start);
-    }
+    const t = readJsonString(text, i);
+    i = t.end;
+    return t.value;
   };
 
   const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
   const parseNumber = (): number | bigint => {
     const start = i;
-    if (text.charCodeAt(i) === 0x2d) i++;
-    if (i >= n || !isDigit(text.charCodeAt(i))) fail('Invalid number: expected a digit', i);
-    if (text.charCodeAt(i) === 0x30) {
-      i++;
-      if (i < n && isDigit(text.charCodeAt(i))) fail('Invalid number: leading zero', start);
-    } else {
-      while (i < n && isDigit(text.charCodeAt(i))) i++;
-    }
-    let integral = true;
-    if (i < n && text.charCodeAt(i) === 0x2e) {
-      integral = false;
-      i++;
-      if (i >= n || !isDigit(text.charCodeAt(i)))
-        fail('Invalid number: expected a digit after the decimal point', i);
-      while (i < n && isDigit(text.charCodeAt(i))) i++;
-    }
-    if (i < n && (text.charCodeAt(i) | 0x20) === 0x65) {
-      integral = false;
-      i++;
-      if (i < n && (text.charCodeAt(i) === 0x2b || text.charCodeAt(i) === 0x2d)) i++;
-      if (i >= n || !isDigit(text.charCodeAt(i))) fail('Invalid number: expected a digit in the exponent', i);
-      while (i < n && isDigit(text.charCodeAt(i))) i++;
-    }
-    const token = text.slice(start, i);
+    const { token, integral, end } = readJsonNumber(text, i);
+    i = end;
     const value = Number(token);
     if (!integral) {
       if (!Number.isFinite(value)) fail(`Number ${token} is outside the double range`, start);
