@@ -7,4 +7,5 @@ export * from './schema';
 export * from './templates';
 export * from './codegen';
 export * from './protocol';
+export * from './client';
 export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';

@@ -279,6 +279,48 @@ export const ERROR_CODES = {
     summary:
       "A response body does not have the shape of its method's envelope (a client reading a peer's response).",
   },
+  SVC_ERR_CLIENT_BAD_OPTIONS: {
+    errorName: 'ClientOptionsError',
+    status: 500,
+    summary:
+      'A client was created with an option it cannot use (a bad baseUrl, header prefix, content type, accept type, timeout, header or fetch).',
+  },
+  SVC_ERR_CLIENT_VERSION_UNSUPPORTED: {
+    errorName: 'UnsupportedProtocolVersionError',
+    status: 500,
+    summary:
+      'The protocol version a client was configured with, or the one the server announces, cannot be encoded: the client writes 2.0.0 only.',
+  },
+  SVC_ERR_CLIENT_BAD_REQUEST: {
+    errorName: 'RequestBuildError',
+    status: 500,
+    summary:
+      'A client request description cannot be built (a missing or unused path key, a reserved query parameter name, a duplicate batch key, an unencodable body).',
+  },
+  SVC_ERR_CLIENT_ERROR_RESPONSE: {
+    errorName: 'ServiceResponseError',
+    status: 502,
+    summary:
+      'A server answered a client request with a non-2xx status; the error carries the status, the headers and the decoded ErrorResponse.',
+  },
+  SVC_ERR_CLIENT_TIMEOUT: {
+    errorName: 'RequestTimeoutError',
+    status: 504,
+    summary:
+      'A client request got no complete response within its timeout.',
+  },
+  SVC_ERR_CLIENT_TRANSPORT: {
+    errorName: 'TransportError',
+    status: 502,
+    summary:
+      'A client request could not be sent or its response not read (connection refused or reset, DNS failure); the cause is chained.',
+  },
+  SVC_ERR_CLIENT_RESPONSE_DECODE: {
+    errorName: 'ResponseDecodingError',
+    status: 502,
+    summary:
+      "A success response body cannot be read by the client: malformed JSON or PSON, an unknown Content-Type, or a body not shaped like its method's envelope.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,0 +1,163 @@
+import type { ProtocolVersion } from '../protocol';
+import { type HttpRequest, buildRequest } from './build-request';
+import { decodeResponse } from './decode-response';
+import { ClientOptionsError, RequestBuildError, UnsupportedProtocolVersionError } from './errors';
+import {
+  type ClientOptions,
+  type ResolvedClientOptions,
+  resolveClientOptions,
+  versionForAnnounced,
+} from './options';
+import type { RequestDescription } from './request-description';
+import type { ResponseFor } from './responses';
+import { type RawResponse, sendHttp } from './transport';
+
+const ANNOUNCED = Symbol('svc.client.announcedVersions');
+
+/** Per-call settings of {@link SvcClient.execute}. */
+export interface ExecuteOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+}
+
+/**
+ * The client core: builds requests from descriptions ({@link buildRequest}), sends them with fetch
+ * (timeouts, abort signals, typed transport errors) and decodes every response shape
+ * ({@link decodeResponse}). Promise-based; the typed facade over resource definitions sits on top.
+ *
+ * @example
+ * ```ts
+ * const client = createClient({ baseUrl: 'http://127.0.0.1:8080' });
+ * const r = await client.send({ method: 'batch_get', resource: 'photos', ids: [1, 2, 3], template: Photo });
+ * r.results.get(1)?.getTitle();
+ * ```
+ */
+export class SvcClient {
+  /** The validated options, defaults filled in. */
+  readonly options: ResolvedClientOptions;
+  /** @internal resource name → the version its server announces (USE_LATEST_IF_AVAILABLE) */
+  readonly [ANNOUNCED] = new Map<string, Promise<ProtocolVersion>>();
+
+  /**
+   * @throws ClientOptionsError, UnsupportedProtocolVersionError
+   */
+  constructor(options: ClientOptions | ResolvedClientOptions) {
+    this.options = resolveClientOptions(options);
+  }
+
+  /**
+   * The HTTP request for `desc` with the given version (default: the configured one, or the latest under
+   * `USE_LATEST_IF_AVAILABLE`). Pure; see {@link buildRequest}.
+   */
+  buildRequest(desc: RequestDescription, version?: ProtocolVersion): HttpRequest {
+    return buildRequest(desc, this.options, version);
+  }
+
+  /** The HTTP request for `desc`, with the protocol version resolved as {@link send} does. */
+  async prepare(desc: RequestDescription): Promise<HttpRequest> {
+    return buildRequest(desc, this.options, await this.protocolVersionFor(desc.resource));
+  }
+
+  /**
+   * Sends `desc` and decodes the response into the method's response type.
+   *
+   * @throws ServiceResponseError (non-2xx), RequestTimeoutError, TransportError, ResponseDecodingError,
+   *   RequestBuildError; an abort rejects with the signal's reason
+   */
+  async send<D extends RequestDescription>(desc: D): Promise<ResponseFor<D>> {
+    // one-shot iterables (generators) are read twice: to build the request, to map response keys back
+    const d = snapshot(desc);
+    const request = await this.prepare(d);
+    const raw = await this.execute(request, d);
+    return decodeResponse(d, raw, this.options, {
+      method: request.resourceMethod,
+      url: request.url,
+    }) as ResponseFor<D>;
+  }
+
+  /**
+   * Sends a built request through the client's filters and returns the raw response, whatever its status
+   * (the client's and the call's signals, the timeout; each filter's call of `next` is one exchange).
+   *
+   * @throws RequestTimeoutError, TransportError; an abort rejects with the signal's reason
+   */
+  async execute(request: HttpRequest, options: ExecuteOptions = {}): Promise<RawResponse> {
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
+    if (
+      typeof timeoutMs !== 'number' ||
+      !(
+        timeoutMs === Number.POSITIVE_INFINITY ||
+        (Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= 2_147_483_647)
+      )
+    ) {
+      throw new RequestBuildError(
+        `'timeoutMs' must be a positive integer or Infinity, got ${String(timeoutMs)}`,
+      );
+    }
+    const transport = (r: HttpRequest): Promise<RawResponse> =>
+      sendHttp(r, { fetch: this.options.fetch, timeoutMs, signals: [this.options.signal, options.signal] });
+    const chain = this.options.filters.reduceRight<(r: HttpRequest) => Promise<RawResponse>>(
+      (next, filter) => (r) => filter(r, next),
+      transport,
+    );
+    return chain(request);
+  }
+
+  /**
+   * The protocol version of requests to `resource`: the fixed one, or under `USE_LATEST_IF_AVAILABLE` the
+   * one the server's announcement leads to (asked once per resource name; a failed lookup is not kept).
+   *
+   * @throws UnsupportedProtocolVersionError when that version cannot be encoded
+   */
+  async protocolVersionFor(resource: string): Promise<ProtocolVersion> {
+    const choice = this.options.protocolVersion;
+    if (choice.kind === 'fixed') return choice.version;
+    const source = choice.source;
+    if (source === undefined || typeof source === 'string') return versionForAnnounced(source);
+    const name = resourceName(resource);
+    const cache = this[ANNOUNCED];
+    let pending = cache.get(name);
+    if (pending === undefined) {
+      pending = Promise.resolve()
+        .then(() => source(name))
+        .then((announced) => {
+          if (announced !== undefined && typeof announced !== 'string') {
+            throw new ClientOptionsError(
+              'announcedProtocolVersion',
+              `the function returned ${typeof announced} for '${name}', not a version string`,
+            );
+          }
+          return versionForAnnounced(announced);
+        });
+      cache.set(name, pending);
+      pending.catch((err: unknown) => {
+        // an unencodable version is the server's answer, keep it; a failed lookup may succeed next time
+        if (!(err instanceof UnsupportedProtocolVersionError)) cache.delete(name);
+      });
+    }
+    return pending;
+  }
+}
+
+/** The one factory: a client with validated options. */
+export function createClient(options: ClientOptions): SvcClient {
+  return new SvcClient(options);
+}
+
+/** The top-level resource name of a resource path (`albums/{albumId}/entries` → `albums`). */
+function resourceName(resource: string): string {
+  return typeof resource === 'string' ? (resource.replace(/^\/+/, '').split('/')[0] ?? '') : '';
+}
+
+/** The description with its iterables read into arrays, so they can be walked more than once. */
+function snapshot<D extends RequestDescription>(desc: D): D {
+  if (typeof desc !== 'object' || desc === null) return desc;
+  const out: Record<string, unknown> = { ...desc };
+  for (const f of ['ids', 'bodies', 'entities', 'patches', 'criteria'] as const) {
+    const v = out[f];
+    if (typeof v === 'object' && v !== null && !Array.isArray(v) && Symbol.iterator in v) {
+      out[f] = [...(v as Iterable<unknown>)];
+    }
+  }
+  return out as D;
+}

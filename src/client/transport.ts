@@ -1,0 +1,95 @@
+import type { HttpRequest } from './build-request';
+import { type ResponseHeaders, RequestTimeoutError, TransportError } from './errors';
+import type { FetchLike } from './options';
+
+/** A response as received: status, headers (lower-case names) and the whole body. */
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: ResponseHeaders;
+  readonly body: Uint8Array;
+}
+
+/** How {@link sendHttp} sends. */
+export interface TransportOptions {
+  readonly fetch: FetchLike;
+  /** For the whole exchange, body included; `Infinity` for none. */
+  readonly timeoutMs: number;
+  /** Signals that abort the request (the client's, the request's); any of them aborting is enough. */
+  readonly signals?: readonly (AbortSignal | undefined)[];
+}
+
+/**
+ * Sends `request` and reads the whole response body. Whatever the fetch implementation throws is sorted
+ * into the client's three outcomes:
+ *
+ * - a signal aborted: the promise rejects with that signal's `reason` (as `fetch` does), also when it was
+ *   aborted before the call;
+ * - the timeout passed: {@link RequestTimeoutError} (the request is aborted, so the socket is released);
+ * - anything else (connection refused or reset, DNS, a body cut short): {@link TransportError} with the
+ *   fetch error as `cause`.
+ *
+ * The decision is made from the client's own state, not from the error's shape, so an injected fetch that
+ * rejects with an error of its own still gives the same outcomes.
+ */
+export async function sendHttp(request: HttpRequest, options: TransportOptions): Promise<RawResponse> {
+  const { url } = request;
+  const signals = (options.signals ?? []).filter((s): s is AbortSignal => s !== undefined);
+  for (const s of signals) if (s.aborted) throw s.reason;
+
+  const controller = new AbortController();
+  let abortedBy: AbortSignal | undefined;
+  let timedOut = false;
+  const listeners: Array<() => void> = [];
+  for (const s of signals) {
+    const onAbort = (): void => {
+      abortedBy ??= s;
+      controller.abort(s.reason);
+    };
+    s.addEventListener('abort', onAbort, { once: true });
+    listeners.push(() => s.removeEventListener('abort', onAbort));
+  }
+  const timer = Number.isFinite(options.timeoutMs)
+    ? setTimeout(() => {
+        timedOut = true;
+        controller.abort(new RequestTimeoutError(url, options.timeoutMs));
+      }, options.timeoutMs)
+    : undefined;
+
+  const outcome = (err: unknown): unknown => {
+    if (abortedBy !== undefined) return abortedBy.reason;
+    if (timedOut) return new RequestTimeoutError(url, options.timeoutMs);
+    return new TransportError(url, err);
+  };
+
+  try {
+    let response: Awaited<ReturnType<FetchLike>>;
+    try {
+      response = await options.fetch(url, {
+        method: request.method,
+        headers: { ...request.headers },
+        ...(request.body === undefined ? {} : { body: request.body }),
+        signal: controller.signal,
+      });
+    } catch (err) {
+      throw outcome(err);
+    }
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      const lower = name.toLowerCase();
+      const prev = headers[lower];
+      headers[lower] = prev === undefined ? value : `${prev}, ${value}`;
+    });
+    let body: Uint8Array;
+    try {
+      body = new Uint8Array(await response.arrayBuffer());
+    } catch (err) {
+      throw outcome(err);
+    }
+    // an abort that raced the last chunk still wins: the caller asked to stop
+    if (abortedBy !== undefined) throw abortedBy.reason;
+    return { status: response.status, headers: Object.freeze(headers), body };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    for (const remove of listeners) remove();
+  }
+}
