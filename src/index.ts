@@ -7,5 +7,6 @@ export * from './schema';
 export * from './templates';
 export * from './codegen';
 export * from './protocol';
+export * from './resources';
 export * from './client';
 export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';

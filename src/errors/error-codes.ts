@@ -321,6 +321,78 @@ export const ERROR_CODES = {
     summary:
       "A success response body cannot be read by the client: malformed JSON or PSON, an unknown Content-Type, or a body not shaped like its method's envelope.",
   },
+  SVC_ERR_ROUTE_BAD_DEFINITION: {
+    errorName: 'ResourceDefinitionError',
+    status: 500,
+    summary:
+      'A resource definition is invalid (a duplicate or reserved name, a bad parameter type, an optional primitive parameter without a default...); the message names the resource, the method and the parameter.',
+  },
+  SVC_ERR_ROUTE_BAD_OPTIONS: {
+    errorName: 'SvcPluginOptionsError',
+    status: 500,
+    summary:
+      'The options of the resource server plugin (`svcPlugin`) are invalid; the message names the option.',
+  },
+  SVC_ERR_ROUTE_NOT_FOUND: {
+    errorName: 'ResourceNotFoundError',
+    status: 404,
+    summary:
+      "No resource is defined for the request path (`No root resource defined for path '/x'`), or the path goes deeper than the resource.",
+  },
+  SVC_ERR_BIND_MISSING_PARAMETER: {
+    errorName: 'ParameterBindingError',
+    status: 400,
+    summary:
+      "A required query or action parameter is absent (`Parameter 'x' is required`).",
+  },
+  SVC_ERR_BIND_BAD_PARAMETER: {
+    errorName: 'ParameterBindingError',
+    status: 400,
+    summary:
+      'A query, action or association-key parameter cannot be coerced to its declared type; the message names the parameter and its value.',
+  },
+  SVC_ERR_BIND_BAD_BODY: {
+    errorName: 'RequestBodyError',
+    status: 400,
+    summary:
+      'The request body is missing, does not decode, or does not have the shape the method takes (an entity map, `{"elements":[...]}`, `{"entities":{...}}`, `{"patch":{...}}`); or batch body keys do not match `ids`.',
+  },
+  SVC_ERR_BIND_BODY_TOO_LARGE: {
+    errorName: 'RequestBodyError',
+    status: 413,
+    summary:
+      "The request body is larger than the server's `maxBodyBytes`.",
+  },
+  SVC_ERR_BIND_BAD_PATCH: {
+    errorName: 'PatchError',
+    status: 400,
+    summary:
+      'A partial update patch is malformed (`$set` not a map, `$delete` not a list, a field in two operations) or does not fit the entity it is applied to.',
+  },
+  SVC_ERR_BIND_INPUT_VALIDATION: {
+    errorName: 'RequestValidationError',
+    status: 422,
+    summary:
+      'The opt-in validation filter found the request body invalid against its schema; the message lists the validation messages (`Key: k, ...` or `Index: i, ...` per batch item).',
+  },
+  SVC_ERR_BIND_PARAMETER_VALIDATION: {
+    errorName: 'RequestValidationError',
+    status: 400,
+    summary:
+      'The opt-in validation filter found a query parameter or key invalid against its schema (`Input field validation failure, reason: ...`).',
+  },
+  SVC_ERR_INVOKE_NULL_RESULT: {
+    errorName: 'NullResultError',
+    status: 500,
+    summary:
+      'A resource handler returned null or undefined (or an Observable that completed empty) where a result is required (`Unexpected null encountered. Null returned by the resource method: ...`).',
+  },
+  SVC_ERR_INVOKE_BAD_RESULT: {
+    errorName: 'InvalidResultError',
+    status: 500,
+    summary:
+      "A resource handler returned a value of the wrong shape (not an entity of the resource's class, a bad status, an unknown batch key...).",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,0 +1,201 @@
+/**
+ * The example service's resources: a photo library.
+ *
+ * | resource | kind | path |
+ * |---|---|---|
+ * | `photos` | collection, long keys | `/photos`, `/photos/1` |
+ * | `albums` | collection, long keys | `/albums`, `/albums/1` |
+ * | `albumEntries` | association of album and photo ids | `/albumEntries/(albumId:1,photoId:2)` |
+ *
+ * Handlers take typed keys and generated classes, and return entities, promises or observables; they
+ * throw `ServiceError` for a chosen status.
+ */
+import {
+  INT,
+  LONG,
+  LONG_KEY,
+  STRING,
+  ServiceError,
+  StringArray,
+  action,
+  association,
+  assocKey,
+  collection,
+  entityAction,
+  enumOf,
+  finder,
+  optional,
+  recordOf,
+} from 'svc-framework';
+import { of } from 'rxjs';
+import { Album } from './src/main/generated/com/example/photos/Album';
+import { AlbumEntry } from './src/main/generated/com/example/photos/AlbumEntry';
+import { Photo } from './src/main/generated/com/example/photos/Photo';
+import { PhotoFormat } from './src/main/generated/com/example/photos/PhotoFormat';
+import { PurgeResult } from './src/main/generated/com/example/photos/PurgeResult';
+import type { PhotoLibrary } from './store';
+
+function notFound(what: string): ServiceError {
+  return new ServiceError(404, `${what} not found`);
+}
+
+/** The `photos` collection. */
+export function photosResource(lib: PhotoLibrary) {
+  return collection({
+    name: 'photos',
+    key: LONG_KEY,
+    value: Photo,
+    doc: 'Photos of the library.',
+    methods: {
+      get: (id) => lib.getPhoto(id),
+      batchGet: (ids) => {
+        const found = new Map<number | bigint, Photo>();
+        for (const id of ids) {
+          const p = lib.getPhoto(id);
+          if (p !== undefined) found.set(id, p);
+        }
+        return found;
+      },
+      // the created photo is returned too, unless the request says $returnEntity=false
+      create: (photo) => {
+        const stored = lib.addPhoto(photo);
+        return { id: stored.getId()!, entity: stored };
+      },
+      batchCreate: (photos) =>
+        photos.map((p) => {
+          if (!p.hasTitle()) return new ServiceError(400, 'a photo needs a title');
+          const stored = lib.addPhoto(p);
+          return { id: stored.getId()! };
+        }),
+      update: (id, photo) => {
+        if (!lib.replacePhoto(id, photo)) throw notFound(`photo ${id}`);
+      },
+      partialUpdate: (id, patch) => {
+        const current = lib.getPhoto(id);
+        if (current === undefined) throw notFound(`photo ${id}`);
+        const patched = patch.applyTo(current);
+        lib.replacePhoto(id, patched);
+        return { entity: lib.getPhoto(id)! };
+      },
+      delete: (id) => {
+        if (!lib.removePhoto(id)) throw notFound(`photo ${id}`);
+      },
+      batchDelete: (ids) =>
+        new Map(ids.map((id) => [id, lib.removePhoto(id) ? {} : notFound(`photo ${id}`)] as const)),
+      // every photo; the framework cuts the page (start, count) and reports the total
+      getAll: () => lib.listPhotos(),
+      finders: {
+        titleAndOrFormat: finder(
+          { params: { title: optional(STRING), format: optional(enumOf(PhotoFormat)) } },
+          ({ title, format }) => lib.findPhotos(title, format),
+        ),
+        byTag: finder({ params: { tag: STRING } }, ({ tag }) => lib.photosTagged(tag)),
+      },
+      actions: {
+        // removes photos taken before a time (and their album entries); an Observable works as well
+        purge: action(
+          { params: { takenBefore: optional(LONG, 0) }, returns: recordOf(PurgeResult) },
+          ({ takenBefore }) => {
+            const r = lib.purgePhotos(Number(takenBefore));
+            return of(new PurgeResult().setPhotosRemoved(r.photos).setEntriesRemoved(r.entries));
+          },
+        ),
+      },
+      entityActions: {
+        // POST /photos/1?action=addTag {"tag":"favourite"} → {"value": <number of tags>}; a Promise works too
+        addTag: entityAction({ key: LONG_KEY, params: { tag: STRING }, returns: INT }, (id, { tag }) => {
+          const p = lib.getPhoto(id);
+          if (p === undefined) return Promise.reject(notFound(`photo ${id}`));
+          const tags = p.getTags().toArray();
+          if (!tags.includes(tag)) p.setTags(new StringArray([...tags, tag]));
+          return Promise.resolve(p.getTags().length);
+        }),
+      },
+    },
+  });
+}
+
+/** The `albums` collection. */
+export function albumsResource(lib: PhotoLibrary) {
+  return collection({
+    name: 'albums',
+    key: LONG_KEY,
+    value: Album,
+    doc: 'Albums; their photos are the albumEntries with their id.',
+    methods: {
+      get: (id) => lib.getAlbum(id),
+      batchGet: (ids) =>
+        new Map(
+          ids.flatMap((id) => {
+            const a = lib.getAlbum(id);
+            return a === undefined ? [] : [[id, a] as const];
+          }),
+        ),
+      create: (album) => {
+        if (!album.hasName()) throw new ServiceError(400, 'an album needs a name');
+        return { id: lib.addAlbum(album).getId()! };
+      },
+      update: (id, album) => {
+        if (!lib.replaceAlbum(id, album)) throw notFound(`album ${id}`);
+      },
+      partialUpdate: (id, patch) => {
+        const current = lib.getAlbum(id);
+        if (current === undefined) throw notFound(`album ${id}`);
+        lib.replaceAlbum(id, patch.applyTo(current));
+      },
+      delete: (id) => {
+        if (!lib.removeAlbum(id)) throw notFound(`album ${id}`);
+      },
+      getAll: () => lib.listAlbums(),
+    },
+  });
+}
+
+/** The `albumEntries` association: which photo is in which album. */
+export function albumEntriesResource(lib: PhotoLibrary) {
+  return association({
+    name: 'albumEntries',
+    assocKeys: { albumId: LONG, photoId: LONG },
+    value: AlbumEntry,
+    doc: 'A photo in an album.',
+    methods: {
+      get: (key) => lib.getEntry(key),
+      batchGet: (keys) =>
+        new Map(
+          keys.flatMap((k) => {
+            const e = lib.getEntry(k);
+            return e === undefined ? [] : [[k, e] as const];
+          }),
+        ),
+      // PUT /albumEntries/(albumId:1,photoId:5) puts photo 5 into album 1
+      update: (key, entry) => {
+        if (!lib.putEntry(key, entry)) throw notFound(`album ${key.albumId} or photo ${key.photoId}`);
+        return { status: 201 };
+      },
+      delete: (key) => {
+        if (!lib.removeEntry(key)) throw notFound(`entry ${key.albumId}/${key.photoId}`);
+      },
+      batchDelete: (keys) =>
+        new Map(
+          keys.map(
+            (k) => [k, lib.removeEntry(k) ? {} : notFound(`entry ${k.albumId}/${k.photoId}`)] as const,
+          ),
+        ),
+      getAll: () => lib.listEntries(),
+      finders: {
+        // GET /albumEntries/(albumId:1)?q=byAlbum: the album id is the partial key in the path
+        byAlbum: finder({ params: { albumId: assocKey(LONG) } }, ({ albumId }) =>
+          lib.listEntries({ albumId }),
+        ),
+        byPhoto: finder({ params: { photoId: assocKey(LONG) } }, ({ photoId }) =>
+          lib.listEntries({ photoId }),
+        ),
+      },
+    },
+  });
+}
+
+/** Every resource of the example service over one library. */
+export function exampleResources(lib: PhotoLibrary) {
+  return [photosResource(lib), albumsResource(lib), albumEntriesResource(lib)] as const;
+}

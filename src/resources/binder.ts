@@ -1,0 +1,338 @@
+import { DataList, DataMap, type DataValue } from '../data';
+import {
+  type BatchKeyError,
+  DEFAULT_PAGING,
+  InvalidKeyError,
+  type Paging,
+  type ProtocolVersion,
+  QueryParam,
+  type ResourceKey,
+  type ResourceMethod,
+  decodeBatchIds,
+  decodeKeyFromBody,
+  encodeKeyForBody,
+  parsePagingParams,
+  parseProjectionParam,
+  parseReturnEntity,
+} from '../protocol';
+import type { RecordTemplate } from '../templates';
+import { RequestBodyError } from './errors';
+import { PatchRequest, checkPatch } from './patch';
+import type { RouteResult } from './router';
+import type { BoundInput, Invocation, RequestHeaders, ResourceContext, SvcLogger } from './request';
+
+/**
+ * Argument binding (the reference's `ArgumentBuilder`): from the routed request, the handler's arguments
+ * (keys, entities from the body, patches, parameters) and its context. Request data is not validated here
+ * (brief, "Validation": explicit only); keys and parameters are coerced from their wire strings, and a
+ * body must have the method's shape.
+ */
+
+/** What binding reads of the decoded request. */
+export interface BindingRequest {
+  readonly url: string;
+  readonly headers: RequestHeaders;
+  readonly query: DataMap;
+  readonly protocolVersion: ProtocolVersion;
+  readonly responseType: string;
+  readonly attributes: ReadonlyMap<string | symbol, unknown>;
+  /** The decoded body map; undefined when the request has no body. Decoded on first call. */
+  readonly body: () => DataMap | undefined;
+  readonly log: SvcLogger;
+}
+
+/** A bound call: the invocation plus what the response builder needs beyond it. */
+export interface BoundCall {
+  readonly route: RouteResult;
+  readonly invocation: Invocation;
+  /** Batch keys that did not decode: each gets a 400 in the response's `errors`. */
+  readonly keyErrors: readonly BatchKeyError[];
+  /** `$returnEntity` (absent means true). */
+  readonly returnEntity: boolean;
+}
+
+/** The request-scoped context handlers receive (see {@link ResourceContext}). */
+export class Context implements ResourceContext {
+  readonly resource: string;
+  readonly method: ResourceMethod;
+  readonly methodName: string | undefined;
+  readonly requestUri: string;
+  readonly headers: RequestHeaders;
+  readonly protocolVersion: ProtocolVersion;
+  readonly pathKeys: ReadonlyMap<string, unknown>;
+  readonly query: DataMap;
+  readonly projection: DataMap | undefined;
+  readonly metadataProjection: DataMap | undefined;
+  readonly pagingProjection: DataMap | undefined;
+  readonly paging: Paging;
+  readonly responseType: string;
+  readonly attributes: ReadonlyMap<string | symbol, unknown>;
+  readonly log: SvcLogger;
+  /** Headers handlers set, added to the response. */
+  responseHeaders: Record<string, string> | undefined = undefined;
+
+  constructor(route: RouteResult, req: BindingRequest, paging: Paging) {
+    this.resource = route.resource.path;
+    this.method = route.method;
+    this.methodName = route.target.name;
+    this.requestUri = req.url;
+    this.headers = req.headers;
+    this.protocolVersion = req.protocolVersion;
+    this.pathKeys = route.pathKeys;
+    this.query = req.query;
+    const q = req.query;
+    this.projection = q.has(QueryParam.FIELDS) ? parseProjectionParam(q.get(QueryParam.FIELDS)) : undefined;
+    this.metadataProjection = q.has(QueryParam.METADATA_FIELDS)
+      ? parseProjectionParam(q.get(QueryParam.METADATA_FIELDS))
+      : undefined;
+    this.pagingProjection = q.has(QueryParam.PAGING_FIELDS)
+      ? parseProjectionParam(q.get(QueryParam.PAGING_FIELDS))
+      : undefined;
+    this.paging = paging;
+    this.responseType = req.responseType;
+    this.attributes = req.attributes;
+    this.log = req.log;
+  }
+
+  setResponseHeader(name: string, value: string): void {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new TypeError(`'${name}' is not a header name`);
+    if (/[\r\n\0]/.test(value)) throw new TypeError(`header '${name}' value has a line break or NUL`);
+    (this.responseHeaders ??= {})[name] = value;
+  }
+}
+
+function requireBody(req: BindingRequest, label: string): DataMap {
+  const body = req.body();
+  if (body === undefined) throw new RequestBodyError(`A request body is required for ${label}`);
+  return body;
+}
+
+function mapField(body: DataMap, name: string, label: string): DataMap {
+  const v = body.get(name);
+  if (!(v instanceof DataMap)) throw new RequestBodyError(`The body of ${label} must be {"${name}":{...}}`);
+  return v;
+}
+
+function entityOf(route: RouteResult, data: DataValue, what: string): RecordTemplate {
+  if (!(data instanceof DataMap)) throw new RequestBodyError(`${what} must be a record (a map)`);
+  return new route.resource.valueClass(data);
+}
+
+function patchOf(route: RouteResult, data: DataValue, what: string): PatchRequest<RecordTemplate> {
+  if (!(data instanceof DataMap)) throw new RequestBodyError(`${what} must be {"patch":{...}}`);
+  const patch = data.get('patch');
+  if (patch === undefined) throw new RequestBodyError(`${what} must be {"patch":{...}}`);
+  checkPatch(patch);
+  return new PatchRequest(patch, route.resource.valueClass);
+}
+
+/** Typed batch keys of `ids`, and the items that did not decode. */
+function batchKeys(
+  route: RouteResult,
+  query: DataMap,
+): { typed: unknown[]; wire: ResourceKey[]; errors: BatchKeyError[] } {
+  const keyType = route.resource.keyType!;
+  const ids = decodeBatchIds(query.get(QueryParam.IDS), keyType.spec) ?? { keys: [], errors: [] };
+  const typed: unknown[] = [];
+  const wire: ResourceKey[] = [];
+  const errors = [...ids.errors];
+  for (const k of ids.keys) {
+    try {
+      typed.push(keyType.fromProtocol(k));
+      wire.push(k);
+    } catch (err) {
+      if (!(err instanceof InvalidKeyError) || keyType.kind === 'simple') throw err;
+      errors.push({ key: encodeKeyForBody(k, true), error: err });
+    }
+  }
+  return { typed, wire, errors };
+}
+
+/**
+ * The `{"entities":{key: value}}` body of batch_update and batch_partial_update, matched against `ids`: every
+ * body key must be one of the ids and every id must have a body entry (the reference's messages), except
+ * ids that did not decode.
+ */
+function batchEntities<T>(
+  route: RouteResult,
+  body: DataMap,
+  ids: { typed: unknown[]; wire: ResourceKey[]; errors: BatchKeyError[] },
+  label: string,
+  convert: (data: DataValue, what: string) => T,
+): { byTyped: Map<unknown, T>; byText: Map<string, DataValue> } {
+  const keyType = route.resource.keyType!;
+  const entities = mapField(body, 'entities', label);
+  const wanted = new Map<string, number>();
+  ids.wire.forEach((k, i) => wanted.set(encodeKeyForBody(k, true), i));
+  const failed = new Set(ids.errors.map((e) => e.key));
+  const found = new Map<number, DataValue>();
+  const byText = new Map<string, DataValue>();
+  for (const [text, value] of entities) {
+    if (failed.has(text)) continue;
+    let canonical: string;
+    try {
+      canonical = encodeKeyForBody(decodeKeyFromBody(text, keyType.spec), true);
+    } catch (err) {
+      if (err instanceof InvalidKeyError) {
+        throw new RequestBodyError(
+          `Batch request mismatch. Entity key '${text}' not found in the query parameter.`,
+          'SVC_ERR_BIND_BAD_BODY',
+          { cause: err },
+        );
+      }
+      throw err;
+    }
+    const index = wanted.get(canonical);
+    if (index === undefined) {
+      throw new RequestBodyError(
+        `Batch request mismatch. Entity key '${text}' not found in the query parameter.`,
+      );
+    }
+    if (found.has(index)) throw new RequestBodyError(`Duplicate key in batch request body: '${text}'`);
+    found.set(index, value);
+    byText.set(canonical, value);
+  }
+  if (found.size !== ids.wire.length) {
+    const uriKeys = ids.wire.map((k) => encodeKeyForBody(k, true));
+    throw new RequestBodyError(
+      `Batch request mismatch. URI keys: '[${uriKeys.join(', ')}]' Entity keys: '[${[...byText.keys()].join(', ')}]'`,
+    );
+  }
+  const byTyped = new Map<unknown, T>();
+  ids.typed.forEach((k, i) =>
+    byTyped.set(k, convert(found.get(i)!, `The entity of key '${encodeKeyForBody(ids.wire[i]!, true)}'`)),
+  );
+  return { byTyped, byText };
+}
+
+/**
+ * Binds a routed request.
+ * @throws RequestBodyError, ParameterBindingError, InvalidKeyError, PatchError, InvalidParameterError,
+ *   MaskSyntaxError (all 400)
+ */
+export function bind(route: RouteResult, req: BindingRequest): BoundCall {
+  const { target, method } = route;
+  const paging =
+    method === 'finder' || method === 'get_all'
+      ? parsePagingParams(
+          req.query.get(QueryParam.START),
+          req.query.get(QueryParam.COUNT),
+          target.pagingDefaults,
+        )
+      : DEFAULT_PAGING;
+  const ctx = new Context(route, req, paging);
+  const simple = route.resource.kind === 'simple';
+  const label = target.label;
+  let args: unknown[];
+  let input: BoundInput;
+  let keyErrors: readonly BatchKeyError[] = [];
+  let returnEntity = true;
+  switch (method) {
+    case 'get':
+    case 'delete':
+      args = simple ? [] : [route.key];
+      input = simple ? {} : { key: route.key };
+      break;
+    case 'update': {
+      const entity = entityOf(route, requireBody(req, label), 'The body of update');
+      args = simple ? [entity] : [route.key, entity];
+      input = simple ? { entity } : { key: route.key, entity };
+      break;
+    }
+    case 'partial_update': {
+      returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
+      const patch = patchOf(route, requireBody(req, label), 'The body of partial_update');
+      args = simple ? [patch] : [route.key, patch];
+      input = simple ? { patch: patch.patch } : { key: route.key, patch: patch.patch };
+      break;
+    }
+    case 'create': {
+      returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
+      const entity = entityOf(route, requireBody(req, label), 'The body of create');
+      args = [entity];
+      input = { entity };
+      break;
+    }
+    case 'batch_create': {
+      returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
+      const elements = requireBody(req, label).get('elements');
+      if (!(elements instanceof DataList))
+        throw new RequestBodyError('The body of batch_create must be {"elements":[...]}');
+      const entities = elements.toArray().map((e, i) => entityOf(route, e, `Element ${i} of batch_create`));
+      args = [entities];
+      input = { entities };
+      break;
+    }
+    case 'batch_get':
+    case 'batch_delete': {
+      const ids = batchKeys(route, req.query);
+      keyErrors = ids.errors;
+      args = [ids.typed];
+      input = { keys: ids.typed };
+      break;
+    }
+    case 'batch_update': {
+      const ids = batchKeys(route, req.query);
+      keyErrors = ids.errors;
+      const { byTyped, byText } = batchEntities(route, requireBody(req, label), ids, label, (d, what) =>
+        entityOf(route, d, what),
+      );
+      args = [byTyped];
+      const entitiesByKey = new Map<string, RecordTemplate>();
+      for (const [text, data] of byText)
+        entitiesByKey.set(text, new route.resource.valueClass(data as DataMap));
+      input = { keys: ids.typed, entitiesByKey };
+      break;
+    }
+    case 'batch_partial_update': {
+      returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
+      const ids = batchKeys(route, req.query);
+      keyErrors = ids.errors;
+      const { byTyped, byText } = batchEntities(route, requireBody(req, label), ids, label, (d, what) =>
+        patchOf(route, d, what),
+      );
+      args = [byTyped];
+      const patchesByKey = new Map<string, DataMap>();
+      for (const [text, data] of byText) patchesByKey.set(text, (data as DataMap).get('patch') as DataMap);
+      input = { keys: ids.typed, patchesByKey };
+      break;
+    }
+    case 'get_all':
+    case 'finder': {
+      if (target.params === undefined) {
+        args = [];
+        input = {};
+      } else {
+        const params = target.params.bind(req.query, route.pathKeys);
+        args = [params];
+        input = { params };
+      }
+      break;
+    }
+    case 'action': {
+      const body = req.body();
+      const params = target.params!.bind(body ?? new DataMap(), route.pathKeys);
+      const entityLevel = route.key !== undefined && !simple;
+      args = entityLevel ? [route.key, params] : [params];
+      input = entityLevel ? { key: route.key, params } : { params };
+      break;
+    }
+    default:
+      // batch_finder: routing never selects it yet
+      throw new RequestBodyError(`Method ${method} is not supported`);
+  }
+  return {
+    route,
+    keyErrors,
+    returnEntity,
+    invocation: {
+      resource: route.resource,
+      target,
+      method,
+      methodName: target.name,
+      ctx,
+      args,
+      input,
+    },
+  };
+}

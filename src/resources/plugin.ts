@@ -1,0 +1,336 @@
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import { CodecRegistry, createDefaultCodecRegistry } from '../data';
+import {
+  DEFAULT_HEADER_PREFIX,
+  DEFAULT_INTERNAL_ERROR_MESSAGE,
+  type ErrorMode,
+  ErrorResponseFormat,
+  ProtocolHeaders,
+  RESTLI_HEADER_PREFIX,
+  ServiceError,
+  rawPathOf,
+  rawQueryOf,
+} from '../protocol';
+import type { ResourceDefinition } from './definition';
+import { RequestBodyError, SvcPluginOptionsError } from './errors';
+import { registerResources } from './registration';
+import type { EncodedResponse, RequestFilter, ResourceRequest } from './request';
+import { ResourcePipeline } from './server';
+import { type ValidationFilterOptions, validationFilter } from './validation-filter';
+
+/**
+ * The resource server as a fastify plugin, so that a service keeps fastify's ecosystem (pino logging,
+ * hooks, CORS, rate limits...):
+ *
+ * ```ts
+ * const app = fastify({ logger: true });
+ * await app.register(svcPlugin, { prefix: '/api', resources: [photos, albums] });
+ * await app.listen({ port: 8080, host: '127.0.0.1' });
+ * ```
+ *
+ * The plugin is encapsulated on purpose (no `fastify-plugin` skip-override): its raw-body content-type
+ * parser, its not-found handler and its error handler apply below its prefix only, and fastify's
+ * `prefix` option works only for encapsulated plugins. Each root resource gets two routes (`/<name>` and
+ * `/<name>/*`, for GET, POST, PUT, DELETE and PATCH; HEAD answers like GET); any other path below the
+ * prefix reaches the not-found handler, which answers the protocol's 404 ErrorResponse.
+ */
+
+/** Options of {@link svcPlugin}; every default is in {@link resolveSvcOptions}. */
+export interface SvcPluginOptions {
+  /** The resources to serve (validated when the plugin is registered). */
+  readonly resources: readonly ResourceDefinition[];
+  /** Prefix of the protocol headers written and read. Default `X-Svc`. */
+  readonly headerPrefix?: string;
+  /**
+   * Also read protocol headers under other prefixes: `true` reads `X-RestLi-*` (Rest.li clients), or give
+   * the prefixes. Responses use `headerPrefix`. Default false.
+   */
+  readonly acceptLegacyHeaderPrefix?: boolean | readonly string[];
+  /** `production` (default) hides stack traces and internal messages; `development` shows them. */
+  readonly mode?: ErrorMode;
+  /** Which parts error bodies show. Default `ErrorResponseFormat.FULL`. */
+  readonly errorResponseFormat?: ErrorResponseFormat;
+  /** Message of a 500 from an unexpected error in production. Default `INTERNAL SERVER ERROR`. */
+  readonly internalErrorMessage?: string;
+  /** Runs the validation filter for every resource (`true`, or its options). Default false. */
+  readonly validation?: boolean | ValidationFilterOptions;
+  /** Server filters, in order (tunneling, attachments...); the validation filter, if on, comes after them. */
+  readonly filters?: readonly RequestFilter[];
+  /** Codecs for request and response bodies. Default JSON and PSON (`createDefaultCodecRegistry()`). */
+  readonly codecs?: CodecRegistry;
+  /** Largest request body accepted, in bytes (413 above). Default 1 MiB (fastify's). */
+  readonly maxBodyBytes?: number;
+}
+
+/** {@link SvcPluginOptions} with every default applied. */
+export interface ResolvedSvcOptions {
+  readonly resources: readonly ResourceDefinition[];
+  readonly headers: ProtocolHeaders;
+  readonly mode: ErrorMode;
+  readonly errorResponseFormat: ErrorResponseFormat;
+  readonly internalErrorMessage: string;
+  readonly filters: readonly RequestFilter[];
+  readonly codecs: CodecRegistry;
+  readonly maxBodyBytes: number;
+}
+
+/** The default largest request body: 1 MiB, as fastify's `bodyLimit`. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+const KNOWN_OPTIONS = new Set([
+  'resources',
+  'headerPrefix',
+  'acceptLegacyHeaderPrefix',
+  'mode',
+  'errorResponseFormat',
+  'internalErrorMessage',
+  'validation',
+  'filters',
+  'codecs',
+  'maxBodyBytes',
+  // fastify's own register options
+  'prefix',
+  'logLevel',
+  'logSerializers',
+]);
+
+/**
+ * Checks the options once and fills in every default (the one place defaults live).
+ * @throws SvcPluginOptionsError naming the option
+ */
+export function resolveSvcOptions(options: SvcPluginOptions): ResolvedSvcOptions {
+  if (typeof options !== 'object' || options === null)
+    throw new SvcPluginOptionsError('options', 'must be an object');
+  for (const name of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.has(name)) throw new SvcPluginOptionsError(name, 'unknown option');
+  }
+  if (!Array.isArray(options.resources))
+    throw new SvcPluginOptionsError('resources', 'must be a list of resource definitions');
+  const headerPrefix = options.headerPrefix ?? DEFAULT_HEADER_PREFIX;
+  const legacy = options.acceptLegacyHeaderPrefix ?? false;
+  let acceptPrefixes: readonly string[];
+  if (legacy === true) acceptPrefixes = [RESTLI_HEADER_PREFIX];
+  else if (legacy === false) acceptPrefixes = [];
+  else if (Array.isArray(legacy) && legacy.every((p) => typeof p === 'string')) acceptPrefixes = legacy;
+  else throw new SvcPluginOptionsError('acceptLegacyHeaderPrefix', 'must be a boolean or a list of prefixes');
+  let headers: ProtocolHeaders;
+  try {
+    headers = new ProtocolHeaders({ headerPrefix });
+  } catch (err) {
+    throw new SvcPluginOptionsError('headerPrefix', (err as Error).message);
+  }
+  try {
+    headers = new ProtocolHeaders({ headerPrefix, acceptPrefixes });
+  } catch (err) {
+    throw new SvcPluginOptionsError('acceptLegacyHeaderPrefix', (err as Error).message);
+  }
+  const mode = options.mode ?? 'production';
+  if (mode !== 'production' && mode !== 'development')
+    throw new SvcPluginOptionsError('mode', "must be 'production' or 'development'");
+  const format = options.errorResponseFormat ?? ErrorResponseFormat.FULL;
+  if (!(format instanceof ErrorResponseFormat))
+    throw new SvcPluginOptionsError('errorResponseFormat', 'must be an ErrorResponseFormat');
+  const internalErrorMessage = options.internalErrorMessage ?? DEFAULT_INTERNAL_ERROR_MESSAGE;
+  if (typeof internalErrorMessage !== 'string')
+    throw new SvcPluginOptionsError('internalErrorMessage', 'must be a string');
+  const filters: RequestFilter[] = [];
+  for (const f of options.filters ?? []) {
+    if (typeof f !== 'object' || f === null || typeof f.name !== 'string')
+      throw new SvcPluginOptionsError('filters', 'each filter needs a name');
+    filters.push(f);
+  }
+  const validation = options.validation ?? false;
+  if (validation !== false) {
+    if (validation !== true && (typeof validation !== 'object' || validation === null)) {
+      throw new SvcPluginOptionsError('validation', 'must be a boolean or validation filter options');
+    }
+    filters.push(validationFilter(validation === true ? {} : validation));
+  }
+  const codecs = options.codecs ?? createDefaultCodecRegistry();
+  if (!(codecs instanceof CodecRegistry) || codecs.contentTypes().length === 0) {
+    throw new SvcPluginOptionsError('codecs', 'must be a CodecRegistry with at least one codec');
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0)
+    throw new SvcPluginOptionsError('maxBodyBytes', 'must be a positive integer');
+  return Object.freeze({
+    resources: options.resources,
+    headers,
+    mode,
+    errorResponseFormat: format,
+    internalErrorMessage,
+    filters,
+    codecs,
+    maxBodyBytes,
+  });
+}
+
+/**
+ * Builds the request pipeline from resolved options: registers (and so validates) every resource. The
+ * fastify plugin calls it; tests and other HTTP layers may too.
+ * @throws ResourceDefinitionError for a bad resource definition
+ */
+export function createResourcePipeline(options: ResolvedSvcOptions): ResourcePipeline {
+  const validation = validationFilter();
+  const roots = registerResources(options.resources, options.filters);
+  // resources that ask for validation on a server without it get the filter after the server's
+  const serverValidates = options.filters.some((f) => f.name === 'validation');
+  const withValidation = new Map(
+    [...roots].map(
+      ([name, model]) => [name, addValidation(model, serverValidates ? undefined : validation)] as const,
+    ),
+  );
+  return new ResourcePipeline(withValidation, {
+    headers: options.headers,
+    codecs: options.codecs,
+    errors: {
+      format: options.errorResponseFormat,
+      mode: options.mode,
+      internalErrorMessage: options.internalErrorMessage,
+    },
+    filters: options.filters,
+  });
+}
+
+function addValidation<
+  M extends { validation: boolean; filters: readonly RequestFilter[]; subresources: ReadonlyMap<string, M> },
+>(model: M, filter: RequestFilter | undefined): M {
+  const subresources = new Map(
+    [...model.subresources].map(([n, s]) => [n, addValidation(s, filter)] as const),
+  );
+  const filters = filter !== undefined && model.validation ? [...model.filters, filter] : model.filters;
+  return Object.freeze({ ...model, filters, subresources });
+}
+
+function svcRequest(request: FastifyRequest, prefix: string): ResourceRequest {
+  const url = request.url;
+  const rawPath = rawPathOf(url);
+  const body = request.body;
+  return {
+    // HEAD is answered like GET (fastify drops the body)
+    method: request.method === 'HEAD' ? 'GET' : request.method,
+    url,
+    path: rawPath.startsWith(prefix) ? rawPath.slice(prefix.length) : rawPath,
+    query: rawQueryOf(url),
+    headers: request.headers,
+    body: body instanceof Uint8Array ? body : undefined,
+    attributes: EMPTY_ATTRIBUTES,
+  };
+}
+
+const EMPTY_ATTRIBUTES: ReadonlyMap<string | symbol, unknown> = new Map();
+
+const PASS_THROUGH = (payload: unknown): string => payload as string;
+
+function send(reply: FastifyReply, out: EncodedResponse): void {
+  reply.code(out.status);
+  reply.headers(out.headers);
+  const body = out.body;
+  if (body === undefined) reply.send();
+  // a serializer keeps fastify from appending `; charset=utf-8` to a JSON Content-Type: the header says
+  // exactly the negotiated type, as the reference's does
+  else if (typeof body === 'string') reply.serializer(PASS_THROUGH).send(body);
+  else reply.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+}
+
+function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
+  return v instanceof Promise;
+}
+
+/** fastify's own errors (body too large, bad Content-Length...) as the protocol's. */
+function fromFastifyError(err: unknown): unknown {
+  const e = err as { code?: unknown; statusCode?: unknown; message?: unknown };
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return new RequestBodyError('Request body is too large', 'SVC_ERR_BIND_BODY_TOO_LARGE', { cause: err });
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new ServiceError(e.statusCode, typeof e.message === 'string' ? e.message : 'Bad request', {
+      cause: err,
+    });
+  }
+  return err;
+}
+
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+/**
+ * The resource server plugin: `app.register(svcPlugin, { prefix, resources, ... })`. Options are validated
+ * and every resource registered when the plugin loads; a bad one fails `app.ready()` / `listen()` with a
+ * {@link SvcPluginOptionsError} or a `ResourceDefinitionError`.
+ */
+export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
+  instance: FastifyInstance,
+  options: SvcPluginOptions,
+  done: (err?: Error) => void,
+) => {
+  let pipeline: ResourcePipeline;
+  let resolved: ResolvedSvcOptions;
+  try {
+    resolved = resolveSvcOptions(options);
+    pipeline = createResourcePipeline(resolved);
+  } catch (err) {
+    done(err as Error);
+    return;
+  }
+  const prefix = instance.prefix;
+  // Returns nothing (or a promise of nothing) once the reply is sent: a returned FastifyReply is a thenable,
+  // which fastify would await (until the response finishes) and then try to send again (it only warns, but
+  // builds an error each time): that cost a third of the throughput (bench/resources.bench.ts)
+  const handler = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+    const out = pipeline.handle(svcRequest(request, prefix), request.log);
+    if (isPromise(out)) {
+      return out.then((r) => {
+        send(reply, r);
+      });
+    }
+    send(reply, out);
+    return undefined;
+  };
+
+  // bodies stay raw bytes: our codecs decode them (exact longs, PSON), after routing, only when needed
+  instance.removeAllContentTypeParsers();
+  instance.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: resolved.maxBodyBytes },
+    (_req, body, parsed) => {
+      parsed(null, body);
+    },
+  );
+  for (const name of pipeline.roots.keys()) {
+    for (const url of [`/${name}`, `/${name}/*`]) instance.route({ method: [...HTTP_METHODS], url, handler });
+  }
+  instance.setNotFoundHandler(handler);
+  instance.setErrorHandler((err, request, reply) => {
+    const out = pipeline.handleError(svcRequest(request, prefix), fromFastifyError(err), request.log);
+    if (isPromise(out)) {
+      return out.then((r) => {
+        send(reply, r);
+      });
+    }
+    send(reply, out);
+    return undefined;
+  });
+  done();
+};
+
+Object.defineProperty(svcPlugin, Symbol.for('fastify.display-name'), { value: 'svc-resources' });
+
+/**
+ * A handler for fastify's server-level `frameworkErrors` option, so that the errors fastify raises before
+ * any plugin runs (a path with a malformed percent-escape: `FST_ERR_BAD_URL`; a too-long parameter) are
+ * answered with an ErrorResponse and the protocol headers too. Give it the same header and error options
+ * as the plugin:
+ *
+ * ```ts
+ * const app = fastify({ frameworkErrors: svcFrameworkErrors({ mode: 'production' }) });
+ * ```
+ */
+export function svcFrameworkErrors(
+  options: Omit<SvcPluginOptions, 'resources'> = {},
+): (error: Error, request: FastifyRequest, reply: FastifyReply) => void {
+  const pipeline = createResourcePipeline(resolveSvcOptions({ ...options, resources: [] }));
+  return (error, request, reply) => {
+    const out = pipeline.handleError(svcRequest(request, ''), fromFastifyError(error), request.log);
+    if (isPromise(out)) void out.then((r) => send(reply, r));
+    else send(reply, out);
+  };
+}

@@ -1,0 +1,411 @@
+import { DEFAULT_PAGING, type Paging, type ResourceMethod } from '../protocol';
+import type { RecordDataSchema } from '../schema';
+import type { RecordTemplate } from '../templates';
+import type { ResourceDefinition } from './definition';
+import { type DefinitionLocation, ResourceDefinitionError } from './errors';
+import { type KeyType, isKeyType } from './key-types';
+import { type CompiledParams, compileParams } from './params';
+import type { RequestFilter } from './request';
+import { type RecordClass, type ValueType, isValueType, keyPartTypeOf } from './value-types';
+
+/**
+ * Registration: a resource definition checked once and compiled into the model the request path uses
+ * (method table, compiled parameter binders, schemas). Every problem is a {@link ResourceDefinitionError}
+ * naming the resource, the method and the parameter; nothing is checked per request.
+ */
+
+/** A handler as the request path calls it (arguments, then the context). */
+export type AnyHandler = (...args: never[]) => unknown;
+
+/** One method of a resource, compiled. */
+export interface MethodModel {
+  readonly method: ResourceMethod;
+  /** Finder or action name. */
+  readonly name: string | undefined;
+  /** For messages: `get`, `finder 'byTitle'`. */
+  readonly label: string;
+  readonly handler: AnyHandler;
+  /** Finder, get_all and action parameters. */
+  readonly params: CompiledParams | undefined;
+  /** Finders and get_all: whether the handler pages itself, and the paging defaults. */
+  readonly selfPaging: boolean;
+  readonly pagingDefaults: Paging;
+  /** Actions: the return type (undefined for void). */
+  readonly returns: ValueType<unknown> | undefined;
+}
+
+/** A registered resource. */
+export interface ResourceModel {
+  readonly kind: 'collection' | 'association' | 'simple';
+  readonly name: string;
+  /** Names from the root: `photos`, `photos/comments`. */
+  readonly path: string;
+  readonly keyType: KeyType<unknown> | undefined;
+  readonly keyName: string | undefined;
+  /** Association key parts and their types. */
+  readonly assocParts: ReadonlyMap<string, ValueType<unknown>> | undefined;
+  readonly valueClass: RecordClass<RecordTemplate>;
+  /** The value record's schema (parsed when the resource was registered). */
+  readonly valueSchema: RecordDataSchema;
+  /** Unnamed methods (get, create, batch_get, get_all, ...). */
+  readonly methods: ReadonlyMap<ResourceMethod, MethodModel>;
+  readonly finders: ReadonlyMap<string, MethodModel>;
+  /** Collection-level actions (entity-level ones for a simple resource, whose path is its entity). */
+  readonly actions: ReadonlyMap<string, MethodModel>;
+  readonly entityActions: ReadonlyMap<string, MethodModel>;
+  readonly subresources: ReadonlyMap<string, ResourceModel>;
+  /** Invocation and response filters of this resource (the server's come first). */
+  readonly filters: readonly RequestFilter[];
+  /** The resource asked for the validation filter. */
+  readonly validation: boolean;
+  readonly definition: ResourceDefinition;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const METHOD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Handler property → resource method, per resource kind. */
+const COLLECTION_METHODS: ReadonlyMap<string, ResourceMethod> = new Map<string, ResourceMethod>([
+  ['get', 'get'],
+  ['batchGet', 'batch_get'],
+  ['create', 'create'],
+  ['batchCreate', 'batch_create'],
+  ['update', 'update'],
+  ['batchUpdate', 'batch_update'],
+  ['partialUpdate', 'partial_update'],
+  ['batchPartialUpdate', 'batch_partial_update'],
+  ['delete', 'delete'],
+  ['batchDelete', 'batch_delete'],
+  ['getAll', 'get_all'],
+]);
+const ASSOCIATION_METHODS: ReadonlyMap<string, ResourceMethod> = new Map(
+  [...COLLECTION_METHODS].filter(([k]) => k !== 'create' && k !== 'batchCreate'),
+);
+const SIMPLE_METHODS: ReadonlyMap<string, ResourceMethod> = new Map<string, ResourceMethod>([
+  ['get', 'get'],
+  ['update', 'update'],
+  ['partialUpdate', 'partial_update'],
+  ['delete', 'delete'],
+]);
+const NAMED = new Set(['finders', 'actions', 'entityActions']);
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function pagingOf(spec: unknown, at: DefinitionLocation): { self: boolean; defaults: Paging } {
+  if (spec === undefined || spec === false) return { self: false, defaults: DEFAULT_PAGING };
+  if (spec === true) return { self: true, defaults: DEFAULT_PAGING };
+  if (isObject(spec)) {
+    const start = spec.start ?? DEFAULT_PAGING.start;
+    const count = spec.count ?? DEFAULT_PAGING.count;
+    for (const [n, v] of [
+      ['start', start],
+      ['count', count],
+    ] as const) {
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+        throw new ResourceDefinitionError(at, `paging ${n} must be a non-negative integer`);
+      }
+    }
+    return { self: true, defaults: Object.freeze({ start: start as number, count: count as number }) };
+  }
+  throw new ResourceDefinitionError(at, "'paging' must be true, false or { start, count }");
+}
+
+function valueSchemaOf(cls: unknown, at: DefinitionLocation): RecordDataSchema {
+  if (typeof cls !== 'function') {
+    throw new ResourceDefinitionError(at, "'value' must be a generated record class (e.g. Photo)");
+  }
+  let schema: unknown;
+  try {
+    schema = new (cls as new () => RecordTemplate)().schema();
+  } catch (err) {
+    throw new ResourceDefinitionError(
+      at,
+      `'value' is not a usable generated record class: ${(err as Error).message}`,
+    );
+  }
+  if (typeof (schema as RecordDataSchema | undefined)?.getFields !== 'function') {
+    throw new ResourceDefinitionError(
+      at,
+      "'value' must be a generated record class whose schema is a record",
+    );
+  }
+  return schema as RecordDataSchema;
+}
+
+function returnsOf(v: unknown, at: DefinitionLocation): ValueType<unknown> | undefined {
+  if (v === undefined) return undefined;
+  if (!isValueType(v))
+    throw new ResourceDefinitionError(at, "'returns' must be a value type (INT, recordOf(R), ...)");
+  return v;
+}
+
+/** Compiles the `finders`, `actions`, `entityActions` maps. */
+function compileNamed(
+  kind: 'finders' | 'actions' | 'entityActions',
+  value: unknown,
+  at: DefinitionLocation,
+  model: {
+    assocParts: ReadonlyMap<string, ValueType<unknown>> | undefined;
+    keyType: KeyType<unknown> | undefined;
+  },
+): Map<string, MethodModel> {
+  const out = new Map<string, MethodModel>();
+  if (value === undefined) return out;
+  if (!isObject(value))
+    throw new ResourceDefinitionError(at, `'${kind}' must be an object of name to definition`);
+  const expected = kind === 'finders' ? 'finder' : kind === 'actions' ? 'action' : 'entityAction';
+  const helper =
+    kind === 'finders' ? 'finder(...)' : kind === 'actions' ? 'action(...)' : 'entityAction(...)';
+  for (const [name, def] of Object.entries(value)) {
+    const label = `${expected === 'entityAction' ? 'entity action' : expected} '${name}'`;
+    const mat = { ...at, method: label };
+    if (!METHOD_NAME.test(name)) {
+      throw new ResourceDefinitionError(
+        mat,
+        'a method name must be letters, digits and _, not starting with a digit',
+      );
+    }
+    if (!isObject(def) || def.kind !== expected || typeof def.handler !== 'function') {
+      throw new ResourceDefinitionError(mat, `must be declared with ${helper}`);
+    }
+    if (kind === 'entityActions' && def.key !== undefined && def.key !== model.keyType) {
+      if (!isKeyType(def.key) || model.keyType === undefined || def.key.typeName !== model.keyType.typeName) {
+        throw new ResourceDefinitionError(
+          mat,
+          `'key' is not the resource's key type (${model.keyType?.typeName ?? 'none'})`,
+        );
+      }
+    }
+    const params = compileParams(def.params, {
+      at: mat,
+      source: kind === 'finders' ? 'query' : 'body',
+      ...(kind === 'finders' && model.assocParts !== undefined ? { assocParts: model.assocParts } : {}),
+    });
+    const paging = kind === 'finders' ? pagingOf(def.paging, mat) : { self: false, defaults: DEFAULT_PAGING };
+    out.set(name, {
+      method: kind === 'finders' ? 'finder' : 'action',
+      name,
+      label,
+      handler: (def.handler as AnyHandler).bind(def),
+      params,
+      selfPaging: paging.self,
+      pagingDefaults: paging.defaults,
+      returns: kind === 'finders' ? undefined : returnsOf(def.returns, mat),
+    });
+  }
+  return out;
+}
+
+/**
+ * Checks a resource definition and compiles it (subresources too). `parentPath` and `pathKeyNames` are the
+ * parent's, for subresources.
+ * @throws ResourceDefinitionError
+ */
+export function registerResource(
+  def: unknown,
+  serverFilters: readonly RequestFilter[] = [],
+  parentPath = '',
+  pathKeyNames: ReadonlySet<string> = new Set(),
+): ResourceModel {
+  const rawName = isObject(def) && typeof def.name === 'string' ? def.name : '';
+  const path = parentPath === '' ? rawName : `${parentPath}/${rawName}`;
+  const at: DefinitionLocation = { resource: path === '' ? '?' : path };
+  if (!isObject(def))
+    throw new ResourceDefinitionError(
+      at,
+      'a resource must be declared with collection(), association() or simple()',
+    );
+  if (!NAME.test(rawName)) {
+    throw new ResourceDefinitionError(
+      at,
+      `'name' must be letters, digits, _ and -, starting with a letter or _ (got '${rawName}')`,
+    );
+  }
+  const kind = def.kind;
+  if (kind !== 'collection' && kind !== 'association' && kind !== 'simple') {
+    throw new ResourceDefinitionError(
+      at,
+      'a resource must be declared with collection(), association() or simple()',
+    );
+  }
+  const valueSchema = valueSchemaOf(def.value, at);
+
+  let keyType: KeyType<unknown> | undefined;
+  let keyName: string | undefined;
+  let assocParts: Map<string, ValueType<unknown>> | undefined;
+  const keyNames = new Set(pathKeyNames);
+  if (kind === 'collection') {
+    if (!isKeyType(def.key) || def.key.kind === 'compound') {
+      throw new ResourceDefinitionError(
+        { ...at, parameter: 'key' },
+        "'key' must be a key type (LONG_KEY, STRING_KEY, simpleKey(T), complexKey(K, P))",
+      );
+    }
+    keyType = def.key;
+    keyName = typeof def.keyName === 'string' && def.keyName !== '' ? def.keyName : `${rawName}Id`;
+    if (keyNames.has(keyName))
+      throw new ResourceDefinitionError(
+        { ...at, parameter: keyName },
+        'the key name is already used by a parent resource',
+      );
+    keyNames.add(keyName);
+  } else if (kind === 'association') {
+    if (!isObject(def.assocKeys) || Object.keys(def.assocKeys).length < 2) {
+      throw new ResourceDefinitionError(
+        at,
+        "'assocKeys' must name at least two key parts (part name → LONG, STRING, enumOf(E), ...)",
+      );
+    }
+    assocParts = new Map();
+    for (const [part, type] of Object.entries(def.assocKeys)) {
+      const pat = { ...at, parameter: part };
+      if (!METHOD_NAME.test(part))
+        throw new ResourceDefinitionError(pat, 'a key part name must be letters, digits and _');
+      if (!isValueType(type) || keyPartTypeOf(type) === undefined) {
+        throw new ResourceDefinitionError(pat, 'a key part must be of a primitive or enum type');
+      }
+      if (keyNames.has(part))
+        throw new ResourceDefinitionError(pat, 'the key part name is already used by a parent resource');
+      keyNames.add(part);
+      assocParts.set(part, type);
+    }
+    if (!isKeyType(def.key)) throw new ResourceDefinitionError(at, 'declare associations with association()');
+    keyType = def.key;
+    keyName = typeof def.keyName === 'string' ? def.keyName : undefined;
+  }
+
+  const table =
+    kind === 'collection'
+      ? COLLECTION_METHODS
+      : kind === 'association'
+        ? ASSOCIATION_METHODS
+        : SIMPLE_METHODS;
+  const methodsDef = def.methods;
+  if (!isObject(methodsDef)) throw new ResourceDefinitionError(at, "'methods' must be an object of handlers");
+  const methods = new Map<ResourceMethod, MethodModel>();
+  let finders = new Map<string, MethodModel>();
+  let actions = new Map<string, MethodModel>();
+  let entityActions = new Map<string, MethodModel>();
+  for (const [prop, value] of Object.entries(methodsDef)) {
+    if (value === undefined) continue;
+    const mat = { ...at, method: prop };
+    if (NAMED.has(prop)) {
+      if (prop === 'finders' && kind === 'simple')
+        throw new ResourceDefinitionError(mat, 'a simple resource has no finders');
+      if (prop === 'entityActions' && kind === 'simple') {
+        throw new ResourceDefinitionError(
+          mat,
+          "a simple resource's actions are its entity's: declare them in 'actions'",
+        );
+      }
+      const compiled = compileNamed(prop as 'finders' | 'actions' | 'entityActions', value, at, {
+        assocParts,
+        keyType,
+      });
+      if (prop === 'finders') finders = compiled;
+      else if (prop === 'actions') actions = compiled;
+      else entityActions = compiled;
+      continue;
+    }
+    const method = table.get(prop);
+    if (method === undefined) {
+      const known = [...table.keys(), ...(kind === 'simple' ? ['actions'] : [...NAMED])].join(', ');
+      throw new ResourceDefinitionError(
+        mat,
+        `unknown method '${prop}' for a ${kind} resource (known: ${known})`,
+      );
+    }
+    if (prop === 'getAll' && isObject(value)) {
+      // get_all declared with finder(...): parameters and paging
+      const compiled = compileNamed('finders', { getAll: value }, at, { assocParts, keyType }).get('getAll')!;
+      methods.set('get_all', { ...compiled, method: 'get_all', name: undefined, label: 'get_all' });
+      continue;
+    }
+    if (typeof value !== 'function')
+      throw new ResourceDefinitionError(mat, 'a method handler must be a function');
+    methods.set(method, {
+      method,
+      name: undefined,
+      label: method,
+      handler: value as AnyHandler,
+      params: undefined,
+      selfPaging: false,
+      pagingDefaults: DEFAULT_PAGING,
+      returns: undefined,
+    });
+  }
+
+  const filters: RequestFilter[] = [...serverFilters];
+  if (def.filters !== undefined) {
+    if (!Array.isArray(def.filters))
+      throw new ResourceDefinitionError(at, "'filters' must be a list of request filters");
+    for (const f of def.filters as unknown[]) {
+      if (!isObject(f) || typeof f.name !== 'string')
+        throw new ResourceDefinitionError(at, 'a filter must have a name');
+      if (f.request !== undefined) {
+        throw new ResourceDefinitionError(
+          { ...at, method: `filter '${f.name}'` },
+          'a resource filter cannot have a request stage (it runs before routing); give it to the server',
+        );
+      }
+      filters.push(f as unknown as RequestFilter);
+    }
+  }
+
+  const subresources = new Map<string, ResourceModel>();
+  if (def.subresources !== undefined) {
+    if (!Array.isArray(def.subresources))
+      throw new ResourceDefinitionError(at, "'subresources' must be a list of resources");
+    for (const sub of def.subresources as unknown[]) {
+      const model = registerResource(sub, serverFilters, path, keyNames);
+      if (subresources.has(model.name))
+        throw new ResourceDefinitionError(
+          { resource: model.path },
+          'a subresource of this name is already registered',
+        );
+      subresources.set(model.name, model);
+    }
+  }
+
+  return Object.freeze({
+    kind,
+    name: rawName,
+    path,
+    keyType,
+    keyName,
+    assocParts,
+    valueClass: def.value as RecordClass<RecordTemplate>,
+    valueSchema,
+    methods,
+    finders,
+    actions,
+    entityActions,
+    subresources,
+    filters,
+    validation: def.validation === true,
+    definition: def as unknown as ResourceDefinition,
+  });
+}
+
+/**
+ * Registers the root resources of a server.
+ * @throws ResourceDefinitionError for a bad definition or two resources of one name
+ */
+export function registerResources(
+  defs: readonly unknown[],
+  serverFilters: readonly RequestFilter[] = [],
+): Map<string, ResourceModel> {
+  const out = new Map<string, ResourceModel>();
+  for (const def of defs) {
+    const model = registerResource(def, serverFilters);
+    if (out.has(model.name))
+      throw new ResourceDefinitionError(
+        { resource: model.name },
+        'a resource of this name is already registered',
+      );
+    out.set(model.name, model);
+  }
+  return out;
+}

@@ -1,0 +1,160 @@
+import type { Observable } from 'rxjs';
+import type { DataMap } from '../data';
+import type { Paging, ProtocolVersion, ResourceMethod } from '../protocol';
+import type { MethodModel, ResourceModel } from './registration';
+
+/**
+ * The descriptions the request path passes along (DESIGN.md, "The request path"), and the filter contract.
+ *
+ * ```
+ * ResourceRequest ─request filters─▶ decode ─▶ route ─▶ bind ─invocation filters─▶ invoke ─▶ build
+ *            ─response filters─▶ encode ─▶ EncodedResponse
+ * ```
+ *
+ * Descriptions are immutable: a filter returns a new one (spread the old) instead of changing it.
+ */
+
+/** Request headers as Node gives them: lower-case names. */
+export type RequestHeaders = { readonly [name: string]: string | readonly string[] | undefined };
+
+/** What the server knows of an HTTP request before decoding it. */
+export interface ResourceRequest {
+  /** HTTP method, upper case. */
+  readonly method: string;
+  /** The raw request target as received (`/api/photos/1?fields=id`), prefix included; for messages and links. */
+  readonly url: string;
+  /** The raw (still percent-encoded) path below the plugin's prefix: `/photos/1`. */
+  readonly path: string;
+  /** The raw query (no `?`), undefined when the target has none. */
+  readonly query: string | undefined;
+  readonly headers: RequestHeaders;
+  /** The body bytes (undefined when there is none). */
+  readonly body: Uint8Array | undefined;
+  /**
+   * Values filters attach for later stages and handlers (e.g. an attachment reader); keys are symbols or
+   * namespaced strings. Handlers read them as `ctx.attributes`.
+   */
+  readonly attributes: ReadonlyMap<string | symbol, unknown>;
+}
+
+/** A response before encoding: status, headers and the body as data (undefined for no body). */
+export interface ResourceResponse {
+  readonly status: number;
+  /** Header name → value, besides Content-Type and the protocol version header, which encode adds. */
+  readonly headers: { readonly [name: string]: string };
+  readonly body: DataMap | undefined;
+  /** Set when the response is an error response: the error it stands for. */
+  readonly error?: unknown;
+}
+
+/** A response ready for the socket. */
+export interface EncodedResponse {
+  readonly status: number;
+  readonly headers: { readonly [name: string]: string };
+  /**
+   * The body: bytes, or for text codecs (JSON) the text itself, which Node writes in one go with the
+   * headers (a Buffer body costs a second write; see bench/resources.bench.ts).
+   */
+  readonly body: Uint8Array | string | undefined;
+}
+
+/** A logger (fastify's pino logger fits). */
+export interface SvcLogger {
+  error(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  info(obj: unknown, msg?: string): void;
+  debug(obj: unknown, msg?: string): void;
+}
+
+/**
+ * What a handler gets as its last argument: the request-scoped context, passed explicitly (never through
+ * globals or AsyncLocalStorage). Everything but the response-header sink is read-only.
+ */
+export interface ResourceContext {
+  /** The resource's path of names (`photos`, `photos/comments` for a subresource). */
+  readonly resource: string;
+  readonly method: ResourceMethod;
+  /** The finder or action name, when the method has one. */
+  readonly methodName: string | undefined;
+  readonly requestUri: string;
+  readonly headers: RequestHeaders;
+  readonly protocolVersion: ProtocolVersion;
+  /**
+   * Keys of the path by name: `<resource>Id` (or the resource's `keyName`) for collections, each part's name
+   * for associations (partial keys of association finders included), for this resource and its parents.
+   */
+  readonly pathKeys: ReadonlyMap<string, unknown>;
+  /** The parsed query parameters (values as URI elements: strings, lists and maps of strings). */
+  readonly query: DataMap;
+  /** The `fields` projection mask (mask.ts), undefined when the request has none. */
+  readonly projection: DataMap | undefined;
+  /** The `metadataFields` projection mask. */
+  readonly metadataProjection: DataMap | undefined;
+  /** The `pagingFields` projection mask. */
+  readonly pagingProjection: DataMap | undefined;
+  /** `start` and `count` of finders and get_all (defaults 0 and 10); the defaults elsewhere. */
+  readonly paging: Paging;
+  /** The negotiated response media type (`application/json`, `application/x-pson`). */
+  readonly responseType: string;
+  /** Values request filters attached (attachment readers, tunneling flags...). */
+  readonly attributes: ReadonlyMap<string | symbol, unknown>;
+  readonly log: SvcLogger;
+  /** Adds a header to the response (success and error alike). */
+  setResponseHeader(name: string, value: string): void;
+}
+
+/** What a handler may return: a value, a promise of one, or an Observable whose first value is taken. */
+export type MaybeAsync<T> = T | PromiseLike<T> | Observable<T>;
+
+/** A routed and bound call, as invocation filters see it. */
+export interface Invocation {
+  /** The registered resource (its value schema, key type, methods...). */
+  readonly resource: ResourceModel;
+  /** The registered method (its compiled parameters, return type...). */
+  readonly target: MethodModel;
+  readonly method: ResourceMethod;
+  readonly methodName: string | undefined;
+  readonly ctx: ResourceContext;
+  /** The handler's arguments, context excluded. */
+  readonly args: readonly unknown[];
+  /** What was bound, by role (for filters such as validation). */
+  readonly input: BoundInput;
+}
+
+/** The inputs of an invocation by role; only those the method takes are set. */
+export interface BoundInput {
+  /** The entity key (typed), for entity-level methods. */
+  readonly key?: unknown;
+  /** The batch keys (typed), in request order. */
+  readonly keys?: readonly unknown[];
+  /** The body entity of create and update. */
+  readonly entity?: { data(): DataMap };
+  /** The body entities of batch_create. */
+  readonly entities?: ReadonlyArray<{ data(): DataMap }>;
+  /** The body entities of batch_update: body key text → entity. */
+  readonly entitiesByKey?: ReadonlyMap<string, { data(): DataMap }>;
+  /** The patch of partial_update. */
+  readonly patch?: DataMap;
+  /** The patches of batch_partial_update: body key text → patch. */
+  readonly patchesByKey?: ReadonlyMap<string, DataMap>;
+  /** Finder or action parameters, bound. */
+  readonly params?: { readonly [name: string]: unknown };
+}
+
+/**
+ * A filter on the request path: any of three operators, each optional. Filters run in list order for
+ * requests and invocations, in reverse order for responses (like nested middleware). A filter fails a
+ * request by throwing (a `ServiceError` for a chosen status).
+ *
+ * - `request` runs before decoding and routing, on the raw request: tunneling (restore the real method,
+ *   query and body) and attachments (split a multipart body into the payload and an attachment reader) go
+ *   here. Per-resource filters have no `request` stage (the resource is not known yet).
+ * - `invocation` runs after binding, before the handler: validation goes here.
+ * - `response` runs after the response is built (errors included), before encoding: response attachments.
+ */
+export interface RequestFilter {
+  readonly name: string;
+  readonly request?: (request: ResourceRequest) => MaybeAsync<ResourceRequest>;
+  readonly invocation?: (invocation: Invocation) => MaybeAsync<Invocation>;
+  readonly response?: (response: ResourceResponse, request: ResourceRequest) => MaybeAsync<ResourceResponse>;
+}

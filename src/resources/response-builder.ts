@@ -1,0 +1,382 @@
+import { DataMap, type DataValue } from '../data';
+import {
+  type CreateStatus,
+  DEFAULT_SUCCESS_STATUS,
+  type ErrorResponseOptions,
+  type ProtocolHeaders,
+  type ResourceKey,
+  ServiceError,
+  type UpdateStatus,
+  actionResponse,
+  applyProjection,
+  batchCreateResponse,
+  batchGetResponse,
+  batchUpdateResponse,
+  buildErrorResponse,
+  collectionMetadataMap,
+  collectionResponse,
+  encodeKeyForBody,
+  encodeKeyForHeader,
+  encodeKeyForPath,
+  entityNotFoundMessage,
+  isServiceError,
+  locationFor,
+  pagingLinks,
+} from '../protocol';
+import { CoercionMode, validate } from '../schema';
+import type { BoundCall } from './binder';
+import { InvalidResultError, NullResultError } from './errors';
+import type { ResourceResponse } from './request';
+
+/**
+ * Response building (wire facts §3.5, the reference's `*ResponseBuilder`s): from what a handler returned,
+ * the status, headers and body of each method. Handler results are checked for shape here; a null where a
+ * result is required is a {@link NullResultError} (500), except get, whose null is a 404.
+ */
+
+/** What the builder needs of the server. */
+export interface BuildOptions {
+  readonly headers: ProtocolHeaders;
+  readonly errors: ErrorResponseOptions;
+}
+
+const NO_HEADERS: { readonly [name: string]: string } = Object.freeze({});
+
+/** A value for messages. */
+function show(v: unknown): string {
+  if (typeof v !== 'object' || v === null) return String(v);
+  try {
+    return JSON.stringify(v) ?? typeof v;
+  } catch {
+    return typeof v;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
+function methodLabel(call: BoundCall): string {
+  return `${call.route.resource.path} ${call.route.target.label}`;
+}
+
+/** The data of an entity a handler returned: a generated record (its data) or a DataMap. */
+function entityData(call: BoundCall, v: unknown, what: string): DataMap {
+  if (v instanceof DataMap) return v;
+  if (isObject(v) && typeof v.data === 'function') {
+    const d: unknown = (v.data as () => unknown)();
+    if (d instanceof DataMap) return d;
+  }
+  if (v === null || v === undefined) throw new NullResultError(`${methodLabel(call)} (${what})`);
+  throw new InvalidResultError(methodLabel(call), `${what} must be a ${call.route.resource.valueClass.name}`);
+}
+
+function statusOf(call: BoundCall, v: unknown, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 100 || v > 599) {
+    throw new InvalidResultError(methodLabel(call), `status ${show(v)} is not an HTTP status`);
+  }
+  return v;
+}
+
+function protocolKey(call: BoundCall, key: unknown): ResourceKey {
+  if (key === undefined || key === null)
+    throw new InvalidResultError(methodLabel(call), 'a result key is missing');
+  try {
+    return call.route.resource.keyType!.toProtocol(key);
+  } catch (err) {
+    throw new InvalidResultError(methodLabel(call), `bad key ${show(key)}: ${(err as Error).message}`);
+  }
+}
+
+function bodyKey(call: BoundCall, key: unknown): string {
+  return encodeKeyForBody(protocolKey(call, key));
+}
+
+/** A per-item error body (no error-response header for items, wire facts §3.4). */
+function itemError(err: unknown, options: BuildOptions): DataMap {
+  return buildErrorResponse(err, options.errors).body ?? new DataMap();
+}
+
+function entries<K, V>(v: unknown, call: BoundCall, what: string): Iterable<readonly [K, V]> {
+  if (v instanceof Map) return v as Map<K, V>;
+  if (isObject(v) && typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function') {
+    return v as unknown as Iterable<readonly [K, V]>;
+  }
+  throw new InvalidResultError(methodLabel(call), `${what} must be a Map (or iterable of [key, value])`);
+}
+
+function project(call: BoundCall, data: DataMap): DataMap {
+  return applyProjection(data, call.invocation.ctx.projection);
+}
+
+function ok(
+  status: number,
+  body: DataMap | undefined,
+  headers: { readonly [name: string]: string } = NO_HEADERS,
+): ResourceResponse {
+  return { status, headers, body };
+}
+
+/** The response of a successful handler call. */
+export function buildResponse(call: BoundCall, result: unknown, options: BuildOptions): ResourceResponse {
+  const method = call.route.method;
+  switch (method) {
+    case 'get':
+      if (result === null || result === undefined) throw new ServiceError(404, entityNotFoundMessage(method));
+      return ok(200, project(call, entityData(call, result, 'the entity')));
+    case 'create':
+      return buildCreate(call, result, options);
+    case 'batch_create':
+      return buildBatchCreate(call, result, options);
+    case 'update':
+    case 'delete':
+    case 'partial_update':
+      return buildUpdate(call, result);
+    case 'batch_get':
+      return buildBatchGet(call, result, options);
+    case 'batch_update':
+    case 'batch_partial_update':
+    case 'batch_delete':
+      return buildBatchUpdate(call, result, options);
+    case 'get_all':
+    case 'finder':
+      return buildCollection(call, result);
+    case 'action':
+      return buildAction(call, result);
+    default:
+      throw new InvalidResultError(methodLabel(call), `method ${method} has no response builder`);
+  }
+}
+
+function buildCreate(call: BoundCall, result: unknown, options: BuildOptions): ResourceResponse {
+  if (result === null || result === undefined) throw new NullResultError(methodLabel(call));
+  if (!isObject(result))
+    throw new InvalidResultError(methodLabel(call), 'create must return { id, entity?, status? }');
+  const key = protocolKey(call, result.id);
+  const status = statusOf(call, result.status, DEFAULT_SUCCESS_STATUS.create);
+  const ctx = call.invocation.ctx;
+  const headers = {
+    [options.headers.idHeader(ctx.protocolVersion)]: encodeKeyForHeader(key),
+    Location: locationFor(ctx.requestUri, encodeKeyForPath(key)),
+  };
+  const body =
+    result.entity !== undefined && call.returnEntity
+      ? project(call, entityData(call, result.entity, 'the created entity'))
+      : undefined;
+  return ok(status, body, headers);
+}
+
+function buildBatchCreate(call: BoundCall, result: unknown, options: BuildOptions): ResourceResponse {
+  if (result === null || result === undefined) throw new NullResultError(methodLabel(call));
+  if (!Array.isArray(result))
+    throw new InvalidResultError(methodLabel(call), 'batch_create must return a list');
+  const uri = call.invocation.ctx.requestUri;
+  const items: CreateStatus[] = (result as unknown[]).map((item, i) => {
+    if (isServiceError(item)) return { status: item.status, error: itemError(item, options) };
+    if (!isObject(item)) {
+      if (item === null || item === undefined)
+        throw new NullResultError(`${methodLabel(call)} (element ${i})`);
+      throw new InvalidResultError(
+        methodLabel(call),
+        `element ${i} must be { id, entity?, status? } or a ServiceError`,
+      );
+    }
+    const key = protocolKey(call, item.id);
+    const s: { -readonly [K in keyof CreateStatus]: CreateStatus[K] } = {
+      status: statusOf(call, item.status, 201),
+      id: encodeKeyForBody(key),
+      location: locationFor(uri, encodeKeyForPath(key)),
+    };
+    if (item.entity !== undefined && call.returnEntity)
+      s.entity = project(call, entityData(call, item.entity, `the entity of element ${i}`));
+    return s;
+  });
+  return ok(200, batchCreateResponse(items));
+}
+
+function buildUpdate(call: BoundCall, result: unknown): ResourceResponse {
+  const method = call.route.method;
+  const fallback = DEFAULT_SUCCESS_STATUS[method];
+  if (result === null || result === undefined) return ok(fallback, undefined);
+  if (!isObject(result)) throw new InvalidResultError(methodLabel(call), 'expected nothing or { status }');
+  if (method === 'partial_update' && result.entity !== undefined) {
+    const status = statusOf(call, result.status, 200);
+    return ok(
+      status,
+      call.returnEntity ? project(call, entityData(call, result.entity, 'the patched entity')) : undefined,
+    );
+  }
+  return ok(statusOf(call, result.status, fallback), undefined);
+}
+
+function buildBatchGet(call: BoundCall, result: unknown, options: BuildOptions): ResourceResponse {
+  if (result === null || result === undefined) throw new NullResultError(methodLabel(call));
+  const results: Array<[string, DataMap]> = [];
+  const statuses: Array<[string, number]> = [];
+  const errors: Array<[string, DataMap]> = [];
+  let resultEntries: Iterable<readonly [unknown, unknown]>;
+  if (isObject(result) && !(result instanceof Map) && 'results' in result) {
+    resultEntries = entries(result.results, call, 'results');
+    if (result.statuses !== undefined) {
+      for (const [k, s] of entries<unknown, unknown>(result.statuses, call, 'statuses'))
+        statuses.push([bodyKey(call, k), statusOf(call, s, 200)]);
+    }
+    if (result.errors !== undefined) {
+      for (const [k, e] of entries<unknown, unknown>(result.errors, call, 'errors'))
+        errors.push([bodyKey(call, k), itemError(e, options)]);
+    }
+  } else {
+    resultEntries = entries(result, call, 'batch_get result');
+  }
+  for (const [k, v] of resultEntries) {
+    if (isServiceError(v)) errors.push([bodyKey(call, k), itemError(v, options)]);
+    else results.push([bodyKey(call, k), project(call, entityData(call, v, `the entity of key ${show(k)}`))]);
+  }
+  for (const e of call.keyErrors) errors.push([e.key, itemError(e.error, options)]);
+  return ok(200, batchGetResponse({ results, statuses, errors }));
+}
+
+function buildBatchUpdate(call: BoundCall, result: unknown, options: BuildOptions): ResourceResponse {
+  if (result === null || result === undefined) throw new NullResultError(methodLabel(call));
+  const method = call.route.method;
+  const results: Array<[string, UpdateStatus]> = [];
+  const errors: Array<[string, DataMap]> = [];
+  let outcomes: Iterable<readonly [unknown, unknown]>;
+  if (isObject(result) && !(result instanceof Map) && 'results' in result) {
+    outcomes = entries(result.results, call, 'results');
+    if (result.errors !== undefined) {
+      for (const [k, e] of entries<unknown, unknown>(result.errors, call, 'errors'))
+        errors.push([bodyKey(call, k), itemError(e, options)]);
+    }
+  } else {
+    outcomes = entries(result, call, `${method} result`);
+  }
+  for (const [k, v] of outcomes) {
+    const key = bodyKey(call, k);
+    if (isServiceError(v)) {
+      errors.push([key, itemError(v, options)]);
+      continue;
+    }
+    if (v === null || v === undefined) {
+      results.push([key, { status: 204 }]);
+      continue;
+    }
+    if (!isObject(v))
+      throw new InvalidResultError(
+        methodLabel(call),
+        `the outcome of key ${key} must be { status } or a ServiceError`,
+      );
+    if (method === 'batch_partial_update' && v.entity !== undefined) {
+      const status = statusOf(call, v.status, 200);
+      results.push([
+        key,
+        call.returnEntity
+          ? { status, entity: project(call, entityData(call, v.entity, `the entity of key ${key}`)) }
+          : { status },
+      ]);
+    } else {
+      results.push([key, { status: statusOf(call, v.status, 204) }]);
+    }
+  }
+  for (const e of call.keyErrors) errors.push([e.key, itemError(e.error, options)]);
+  return ok(200, batchUpdateResponse({ results, errors }));
+}
+
+function buildCollection(call: BoundCall, result: unknown): ResourceResponse {
+  if (result === null || result === undefined) throw new NullResultError(methodLabel(call));
+  let elements: readonly unknown[];
+  let total: number | undefined;
+  let metadata: DataMap | undefined;
+  if (Array.isArray(result)) {
+    elements = result;
+  } else if (isObject(result) && Array.isArray(result.elements)) {
+    elements = result.elements as unknown[];
+    if (result.total !== undefined) {
+      if (typeof result.total !== 'number' || !Number.isInteger(result.total) || result.total < 0) {
+        throw new InvalidResultError(methodLabel(call), 'total must be a non-negative integer');
+      }
+      total = result.total;
+    }
+    if (result.metadata !== undefined && result.metadata !== null) {
+      metadata = applyProjection(
+        entityDataAny(call, result.metadata),
+        call.invocation.ctx.metadataProjection,
+      );
+    }
+  } else if (isObject(result) && result.elements === null) {
+    throw new NullResultError(`${methodLabel(call)} (elements)`);
+  } else {
+    throw new InvalidResultError(
+      methodLabel(call),
+      'a finder must return a list or { elements, total?, metadata? }',
+    );
+  }
+  const ctx = call.invocation.ctx;
+  const { start, count } = ctx.paging;
+  if (!call.route.target.selfPaging) {
+    // the handler returned every match: the framework cuts the page and knows the total
+    total ??= elements.length;
+    elements = elements.slice(start, start + count);
+  }
+  const data = elements.map((e, i) => project(call, entityData(call, e, `element ${i}`)));
+  const links = pagingLinks({
+    requestUri: ctx.requestUri,
+    start,
+    count,
+    elementCount: data.length,
+    total,
+    type: ctx.responseType,
+  });
+  const body = collectionResponse({
+    elements: data,
+    paging: total === undefined ? { start, count, links } : { start, count, total, links },
+    ...(metadata === undefined ? {} : { metadata }),
+  });
+  if (ctx.pagingProjection !== undefined) {
+    body.put(
+      'paging',
+      applyProjection(
+        collectionMetadataMap(total === undefined ? { start, count, links } : { start, count, total, links }),
+        ctx.pagingProjection,
+      ),
+    );
+  }
+  return ok(200, body);
+}
+
+function entityDataAny(call: BoundCall, v: unknown): DataMap {
+  if (v instanceof DataMap) return v;
+  if (isObject(v) && typeof v.data === 'function') {
+    const d: unknown = (v.data as () => unknown)();
+    if (d instanceof DataMap) return d;
+  }
+  throw new InvalidResultError(methodLabel(call), 'metadata must be a generated record');
+}
+
+function buildAction(call: BoundCall, result: unknown): ResourceResponse {
+  const returns = call.route.target.returns;
+  if (returns === undefined) return ok(200, undefined);
+  if (result === null || result === undefined) throw new NullResultError(methodLabel(call));
+  let data: DataValue;
+  try {
+    data = returns.toData(result);
+  } catch (err) {
+    throw new InvalidResultError(
+      methodLabel(call),
+      `the value is not a ${returns.typeName}: ${(err as Error).message}`,
+    );
+  }
+  if (returns.kind === 'primitive' || returns.kind === 'enum') {
+    // a handler's number for a long, a string for an enum...: checked, as TypeScript's types vanish at run time
+    const check = validate(data, returns.schema(), { coercionMode: CoercionMode.NORMAL });
+    if (!check.isValid()) {
+      throw new InvalidResultError(
+        methodLabel(call),
+        `the value is not a ${returns.typeName}: ${check.getMessage().trimEnd()}`,
+      );
+    }
+    data = check.getFixed();
+  }
+  return ok(200, actionResponse(data));
+}

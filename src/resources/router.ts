@@ -1,0 +1,145 @@
+import type { DataMap } from '../data';
+import {
+  QueryParam,
+  type ResourceMethod,
+  decodeKeyFromPath,
+  isCompoundKey,
+  percentDecode,
+  routeResourceMethod,
+  unsupportedOperationError,
+} from '../protocol';
+import { ResourceNotFoundError } from './errors';
+import type { MethodModel, ResourceModel } from './registration';
+
+/**
+ * Routing (wire facts §3.3, the reference's `RestLiRouter`): the path walks down the resource tree (root
+ * name, key, subresource name, key, ...), then the HTTP method, the method header and the query flags pick
+ * the method (`routeResourceMethod`), and the finder or action name picks the handler.
+ */
+
+/** Where a request goes. */
+export interface RouteResult {
+  readonly resource: ResourceModel;
+  readonly target: MethodModel;
+  readonly method: ResourceMethod;
+  /** The typed key of the addressed entity (entity-level methods of collections and associations). */
+  readonly key: unknown;
+  /** Keys of the path by name (`photosId`, association part names), parents included. */
+  readonly pathKeys: ReadonlyMap<string, unknown>;
+}
+
+/** What routing reads of the request. */
+export interface RoutingRequest {
+  readonly httpMethod: string;
+  /** Raw path below the prefix: `/photos/1`. */
+  readonly path: string;
+  readonly requestUri: string;
+  readonly query: DataMap;
+  readonly methodHeader: string | undefined;
+  readonly methodHeaderName: string;
+}
+
+const EMPTY_KEYS: ReadonlyMap<string, unknown> = new Map();
+
+function segmentName(segment: string): string | undefined {
+  try {
+    return percentDecode(segment, true);
+  } catch {
+    return undefined;
+  }
+}
+
+function notFound(path: string): ResourceNotFoundError {
+  return new ResourceNotFoundError(`No resource defined for path '${path}'`);
+}
+
+/**
+ * Routes a request to a resource method.
+ * @throws ResourceNotFoundError 404 for an unknown resource path; InvalidKeyError 400 for a malformed key;
+ *   MethodRoutingError 400 for a method the resource does not implement (`POST operation not supported for
+ *   URI: '/photos' with X-Svc-Method: 'batch_create'`) or an action via GET
+ */
+export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingRequest): RouteResult {
+  const path = req.path;
+  // '/photos/1' → ['photos', '1']; a trailing slash is ignored
+  const end = path.length > 1 && path.endsWith('/') ? path.length - 1 : path.length;
+  const segments = path.slice(path.startsWith('/') ? 1 : 0, end).split('/');
+  const rootSegment = segments[0]!;
+  const rootName = segmentName(rootSegment);
+  const root = rootName === undefined ? undefined : roots.get(rootName);
+  if (root === undefined) {
+    throw new ResourceNotFoundError(`No root resource defined for path '/${rootSegment}'`);
+  }
+  let resource: ResourceModel = root;
+  let entity = resource.kind === 'simple';
+  let key: unknown = undefined;
+  let pathKeys: Map<string, unknown> | undefined;
+  for (let i = 1; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (entity) {
+      const name = segmentName(segment);
+      const sub: ResourceModel | undefined = name === undefined ? undefined : resource.subresources.get(name);
+      if (sub === undefined) throw notFound(path);
+      resource = sub;
+      entity = sub.kind === 'simple';
+      key = undefined;
+      continue;
+    }
+    // collection level: the segment is a key (only collections and associations are at this level)
+    const keyType = resource.keyType;
+    if (keyType === undefined || segment === '') throw notFound(path);
+    const decoded = decodeKeyFromPath(segment, keyType.spec);
+    const typed = keyType.fromProtocol(decoded);
+    pathKeys ??= new Map();
+    if (resource.kind === 'association' && isCompoundKey(decoded)) {
+      for (const [part, value] of Object.entries(typed as Record<string, unknown>)) pathKeys.set(part, value);
+      // a partial key (an association finder's) keeps the request at the collection level
+      if (!decoded.hasAllParts(resource.assocParts!.keys())) continue;
+    } else {
+      pathKeys.set(resource.keyName!, typed);
+    }
+    key = typed;
+    entity = true;
+  }
+
+  const method = routeResourceMethod({
+    httpMethod: req.httpMethod,
+    methodHeader: req.methodHeader,
+    query: req.query,
+    entity,
+    requestUri: req.requestUri,
+  });
+  let target: MethodModel | undefined;
+  let methodName: string | undefined;
+  if (method === 'finder' || method === 'action' || method === 'batch_finder') {
+    const param =
+      method === 'finder'
+        ? QueryParam.FINDER
+        : method === 'action'
+          ? QueryParam.ACTION
+          : QueryParam.BATCH_FINDER;
+    const raw = req.query.get(param);
+    methodName = typeof raw === 'string' ? raw : String(raw);
+    if (typeof raw === 'string') {
+      if (method === 'finder') target = resource.finders.get(raw);
+      else if (method === 'action') {
+        target =
+          entity && resource.kind !== 'simple' ? resource.entityActions.get(raw) : resource.actions.get(raw);
+      }
+      // batch_finder arrives with its own issue; until then it is an unsupported operation
+    }
+  } else {
+    target = resource.methods.get(method);
+  }
+  if (target === undefined) {
+    throw unsupportedOperationError({
+      httpMethod: req.httpMethod,
+      requestUri: req.requestUri,
+      methodHeaderName: req.methodHeaderName,
+      methodHeader: req.methodHeader,
+      methodName,
+      resourceName: resource.name,
+    });
+  }
+  return { resource, target, method, key, pathKeys: pathKeys ?? EMPTY_KEYS };
+}

@@ -1,0 +1,222 @@
+import { ByteString, DataList, DataMap, type DataValue } from '../data';
+import { coerceSimpleKey, type KeyPartType, type SimpleKeyType } from '../protocol';
+import {
+  ArrayDataSchema,
+  CoercionMode,
+  type DataSchema,
+  type EnumDataSchema,
+  RequiredMode,
+  primitiveSchema,
+  validate,
+} from '../schema';
+import { type EnumObject, type RecordTemplate, enumSchema, enumSymbols } from '../templates';
+
+/**
+ * Types of query parameters, action parameters and returns, and key parts (brief, "BATCH_FINDER" 7: string,
+ * boolean, int, long, float, double, generated records and enums, and arrays of these). Each type knows its
+ * schema (for the opt-in validation filter and for clients), how to coerce its value from a URI element (all
+ * leaves are strings there) and from a decoded body (JSON-typed), and how to turn a value back into data.
+ *
+ * TypeScript types follow the generated classes: long is `number | bigint`, bytes a `ByteString`, an enum its
+ * generated string enum, a record its generated class, an array a readonly array.
+ */
+
+/** A value did not coerce. `kind` picks the reference's wording: `must be of type` or `is invalid`. */
+export class CoercionFailure extends Error {
+  readonly kind: 'type' | 'invalid';
+  readonly reason: string | undefined;
+  constructor(kind: 'type' | 'invalid', reason?: string) {
+    super(reason ?? kind);
+    this.name = 'CoercionFailure';
+    this.kind = kind;
+    this.reason = reason;
+  }
+}
+
+/** A parameter, return or key-part type; `T` is what handlers see. */
+export interface ValueType<T> {
+  readonly kind: 'primitive' | 'enum' | 'record' | 'array';
+  /** For messages: `long`, `PhotoFormat`, `Photo`, `string[]`. */
+  readonly typeName: string;
+  /**
+   * A Java primitive (int, long, float, double, boolean): an optional parameter of such a type must have a
+   * default, as in the reference (a Java `int` cannot be null).
+   */
+  readonly primitive: boolean;
+  /** The schema of the type (enum and record schemas come from the generated classes; computed once). */
+  schema(): DataSchema;
+  /** The value from a parsed URI element (strings, `List(...)` and `(k:v)` of strings). */
+  fromUri(data: DataValue): T;
+  /** The value from decoded body data (an action parameter): numbers are numbers already. */
+  fromBody(data: DataValue): T;
+  /** The value as data (for action returns, defaults, clients). */
+  toData(value: T): DataValue;
+}
+
+/** The TypeScript type of values of a {@link ValueType}. */
+export type ValueOf<VT> = VT extends ValueType<infer T> ? T : never;
+
+const KINDS: ReadonlySet<unknown> = new Set(['primitive', 'enum', 'record', 'array']);
+
+/** True for a {@link ValueType} (by shape, not `instanceof`: two copies of the package may be loaded). */
+export function isValueType(v: unknown): v is ValueType<unknown> {
+  if (typeof v !== 'object' || v === null) return false;
+  const t = v as Partial<ValueType<unknown>>;
+  return KINDS.has(t.kind) && typeof t.fromUri === 'function' && typeof t.fromBody === 'function';
+}
+
+/** A generated record class. */
+export type RecordClass<R extends RecordTemplate> = (new (data?: DataMap) => R) & { readonly name: string };
+
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+function describe(data: DataValue): string {
+  return typeof data === 'string' ? data : String(data);
+}
+
+function primitive<T extends DataValue>(
+  name: SimpleKeyType,
+  javaPrimitive: boolean,
+  isBodyValue: (v: DataValue) => boolean,
+): ValueType<T> & { readonly keyPartType: KeyPartType } {
+  const schema = primitiveSchema(name)!;
+  return Object.freeze({
+    kind: 'primitive' as const,
+    typeName: name,
+    primitive: javaPrimitive,
+    keyPartType: name,
+    schema: () => schema,
+    fromUri(data: DataValue): T {
+      if (typeof data !== 'string') throw new CoercionFailure('type');
+      try {
+        return coerceSimpleKey(data, name) as T;
+      } catch {
+        throw new CoercionFailure('type');
+      }
+    },
+    fromBody(data: DataValue): T {
+      if (!isBodyValue(data)) throw new CoercionFailure('type');
+      // NORMAL coercion, as generated getters read numbers: any number converts to the numeric type
+      const r = validate(data, schema, { coercionMode: CoercionMode.NORMAL });
+      if (!r.isValid()) throw new CoercionFailure('type', r.getMessage().trimEnd());
+      return r.getFixed() as T;
+    },
+    toData: (value: T): DataValue => value,
+  });
+}
+
+const isNumber = (v: DataValue): boolean => typeof v === 'number' || typeof v === 'bigint';
+
+/** `string`. */
+export const STRING: ValueType<string> = primitive('string', false, (v) => typeof v === 'string');
+/** `boolean`. */
+export const BOOLEAN: ValueType<boolean> = primitive('boolean', true, (v) => typeof v === 'boolean');
+/** `int` (32-bit). */
+export const INT: ValueType<number> = primitive('int', true, isNumber);
+/** `long` (64-bit; a bigint beyond ±2^53). */
+export const LONG: ValueType<number | bigint> = primitive('long', true, isNumber);
+/** `float`. */
+export const FLOAT: ValueType<number> = primitive('float', true, isNumber);
+/** `double`. */
+export const DOUBLE: ValueType<number> = primitive('double', true, isNumber);
+/** `bytes` (the Avro string form in URIs and JSON). */
+export const BYTES: ValueType<ByteString> = primitive(
+  'bytes',
+  false,
+  (v) => typeof v === 'string' || v instanceof ByteString,
+);
+
+/** The protocol key-part type of a value type, when it can be a simple key or key part. */
+export function keyPartTypeOf(type: ValueType<unknown>): KeyPartType | undefined {
+  if (type.kind === 'primitive') return (type as { keyPartType?: KeyPartType }).keyPartType;
+  if (type.kind === 'enum') return type.schema();
+  return undefined;
+}
+
+/**
+ * A generated enum (`enumOf(PhotoFormat)`). Values are the enum's symbols; a symbol the enum does not know
+ * is invalid (a parameter is not stored data, so there is no `$UNKNOWN` here).
+ */
+export function enumOf<E extends string>(values: EnumObject<E>): ValueType<E> {
+  const schema = lazy((): EnumDataSchema => enumSchema(values));
+  const symbols = lazy(() => new Set<string>(enumSymbols(values)));
+  const check = (data: DataValue): E => {
+    if (typeof data !== 'string' || !symbols().has(data)) throw new CoercionFailure('invalid');
+    return data as E;
+  };
+  return Object.freeze({
+    kind: 'enum' as const,
+    get typeName(): string {
+      return schema().getName();
+    },
+    primitive: false,
+    schema,
+    fromUri: check,
+    fromBody: check,
+    toData: (value: E): DataValue => value,
+  });
+}
+
+/**
+ * A generated record class (`recordOf(Photo)`). From a URI, the map's string leaves are coerced to the
+ * fields' types (validation's STRING_TO_PRIMITIVE coercion; absent required fields are not checked here,
+ * that is the validation filter's job); from a body, numbers are coerced (NORMAL).
+ */
+export function recordOf<R extends RecordTemplate>(cls: RecordClass<R>): ValueType<R> {
+  const schema = lazy(() => new cls().schema());
+  const coerce = (data: DataValue, mode: CoercionMode): R => {
+    if (!(data instanceof DataMap))
+      throw new CoercionFailure('invalid', 'expected a record `(field:value,...)`');
+    const r = validate(data, schema(), { coercionMode: mode, requiredMode: RequiredMode.IGNORE });
+    if (!r.isValid()) throw new CoercionFailure('invalid', r.getMessage().trimEnd());
+    return new cls(r.getFixed() as DataMap);
+  };
+  return Object.freeze({
+    kind: 'record' as const,
+    typeName: cls.name,
+    primitive: false,
+    schema,
+    fromUri: (data: DataValue): R => coerce(data, CoercionMode.STRING_TO_PRIMITIVE),
+    fromBody: (data: DataValue): R => coerce(data, CoercionMode.NORMAL),
+    toData: (value: R): DataValue => value.data(),
+  });
+}
+
+/**
+ * An array of another type (`arrayOf(STRING)`, `arrayOf(recordOf(Photo))`). In a URI it is `List(...)`; a
+ * single bare value is taken as a one-item list (what a 1.0-style `tags=a` sends).
+ */
+export function arrayOf<T>(items: ValueType<T>): ValueType<readonly T[]> {
+  if (!isValueType(items)) throw new TypeError('arrayOf takes a value type (STRING, enumOf(E), ...)');
+  const schema = lazy(() => new ArrayDataSchema(items.schema()));
+  const each = (data: DataValue, one: (d: DataValue) => T, bareAllowed: boolean): readonly T[] => {
+    if (!(data instanceof DataList)) {
+      if (bareAllowed && typeof data === 'string') return [one(data)];
+      throw new CoercionFailure('invalid', 'expected a list `List(...)`');
+    }
+    const out: T[] = [];
+    for (const item of data) out.push(one(item));
+    return out;
+  };
+  return Object.freeze({
+    kind: 'array' as const,
+    typeName: `${items.typeName}[]`,
+    primitive: false,
+    schema,
+    fromUri: (data: DataValue): readonly T[] => each(data, (d) => items.fromUri(d), true),
+    fromBody: (data: DataValue): readonly T[] => each(data, (d) => items.fromBody(d), false),
+    toData: (value: readonly T[]): DataValue => {
+      const list = new DataList();
+      for (const v of value) list.add(items.toData(v));
+      return list;
+    },
+  });
+}
+
+/** The text of a value for messages (`value 'abc'`). */
+export function valueText(data: DataValue): string {
+  return data instanceof DataMap || data instanceof DataList ? data.toString() : describe(data);
+}

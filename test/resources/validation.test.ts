@@ -1,0 +1,168 @@
+/**
+ * The opt-in validation filter over HTTP: off by default (request data is not validated automatically),
+ * on per server or per resource; bodies fail with 422 and the validation messages, parameters and keys
+ * with 400 (wire facts §9.3).
+ */
+import {
+  LONG_KEY,
+  collection,
+  complexKey,
+  finder,
+  optional,
+  recordOf,
+  validationFilter,
+  type ResourceDefinition,
+} from '../../src';
+import { Locale } from '../generated/fixtures/com/example/common/Locale';
+import { Money } from '../generated/fixtures/com/example/common/Money';
+import { LatLong } from '../generated/fixtures/com/example/photos/LatLong';
+import { photoService } from './support/photos';
+import { startServer, type TestServer } from './support/http';
+
+function places(validation = false) {
+  let next = 1;
+  return collection({
+    name: validation ? 'checkedPlaces' : 'places',
+    key: LONG_KEY,
+    value: LatLong,
+    validation,
+    methods: {
+      create: () => ({ id: next++ }),
+      batchCreate: (all) => all.map(() => ({ id: next++ })),
+      batchUpdate: (map) => new Map([...map.keys()].map((k) => [k, {}] as const)),
+      update: () => undefined,
+      finders: {
+        near: finder({ params: { point: recordOf(LatLong), radius: optional(recordOf(Money)) } }, () => []),
+      },
+    },
+  });
+}
+
+function locales() {
+  return collection({
+    name: 'locales',
+    key: complexKey(Locale, Money),
+    value: Locale,
+    methods: { get: (k) => k.key },
+  });
+}
+
+async function withServer(
+  resources: readonly ResourceDefinition[],
+  validation: boolean,
+  run: (s: TestServer) => Promise<void>,
+): Promise<void> {
+  const s = await startServer({ resources, validation });
+  try {
+    await run(s);
+  } finally {
+    await s.close();
+  }
+}
+
+describe('without the validation filter', () => {
+  it('hands invalid bodies, parameters and keys to the handler as they are', async () => {
+    await withServer([places(), locales()], false, async (s) => {
+      expect((await s.request('POST', '/places', { json: { latitude: 'north' } })).status).toBe(201);
+      expect((await s.request('GET', '/places?q=near&point=(latitude:1)')).status).toBe(200);
+      expect((await s.request('GET', '/locales/(country:FR)')).status).toBe(200);
+    });
+  });
+});
+
+describe('with the validation filter on the server', () => {
+  it('answers 422 with the messages for an invalid entity', async () => {
+    await withServer([places()], true, async (s) => {
+      const r = await s.request('POST', '/places', { json: { latitude: 'north' } });
+      expect(r.status).toBe(422);
+      expect(r.json.code).toBe('SVC_ERR_BIND_INPUT_VALIDATION');
+      expect(r.json.message.split('\n').sort()).toEqual([
+        'ERROR :: /latitude :: north cannot be coerced to Float',
+        'ERROR :: /longitude :: field is required but not found and has no default value',
+      ]);
+      expect((await s.request('PUT', '/places/1', { json: { latitude: 1, longitude: 2 } })).status).toBe(204);
+    });
+  });
+
+  it('prefixes batch_create messages with the index and batch_update messages with the key', async () => {
+    await withServer([places()], true, async (s) => {
+      const created = await s.request('POST', '/places', {
+        json: { elements: [{ latitude: 1, longitude: 2 }, { latitude: 1 }] },
+        headers: { 'x-svc-method': 'batch_create' },
+      });
+      expect(created.status).toBe(422);
+      expect(created.json.message).toBe(
+        'Index: 1, ERROR :: /longitude :: field is required but not found and has no default value',
+      );
+      const updated = await s.request('PUT', '/places?ids=List(1,2)', {
+        json: { entities: { 1: { latitude: 1, longitude: 2 }, 2: { longitude: 'x', latitude: 0 } } },
+      });
+      expect(updated.status).toBe(422);
+      expect(updated.json.message).toBe('Key: 2, ERROR :: /longitude :: x cannot be coerced to Float');
+    });
+  });
+
+  it('answers 400 for a record parameter missing a required field', async () => {
+    await withServer([places()], true, async (s) => {
+      const r = await s.request('GET', '/places?q=near&point=(latitude:1)');
+      expect(r.status).toBe(400);
+      expect(r.json.message).toBe(
+        'Input field validation failure, reason: ERROR :: /point/longitude :: field is required but not found and has no default value',
+      );
+      expect((await s.request('GET', '/places?q=near&point=(latitude:1,longitude:2)')).status).toBe(200);
+    });
+  });
+
+  it('answers 400 for a complex key missing a required field', async () => {
+    await withServer([locales()], true, async (s) => {
+      const r = await s.request('GET', '/locales/($params:(currencyCode:EUR),country:FR)');
+      expect(r.status).toBe(400);
+      expect(r.json.message).toBe(
+        'Input field validation failure, reason: ERROR :: /language :: field is required but not found and has no default value\n' +
+          'ERROR :: /$params/amount :: field is required but not found and has no default value',
+      );
+    });
+  });
+
+  it('validates patches: set values, nested patches and deletes of required fields', async () => {
+    await withServer([photoService().resource], true, async (s) => {
+      const r = await s.request('POST', '/photos/1', {
+        json: { patch: { $set: { title: 5 }, $delete: ['urn', 'caption'], exif: { $set: { iso: 'high' } } } },
+      });
+      expect(r.status).toBe(422);
+      expect(r.json.message).toBe(
+        'ERROR :: /title :: 5 cannot be coerced to String\n' +
+          'ERROR :: /urn :: cannot delete a required field\n' +
+          'ERROR :: /exif/iso :: high cannot be coerced to Integer',
+      );
+      const ok = await s.request('POST', '/photos/1', {
+        json: { patch: { $set: { title: 'fine' }, exif: { $set: { iso: 100 } } } },
+      });
+      expect(ok.status).toBe(200);
+      const batch = await s.request('POST', '/photos?ids=List(1,2)', {
+        json: { entities: { 1: { patch: {} }, 2: { patch: { $set: { format: 'TIFF' } } } } },
+      });
+      expect(batch.status).toBe(422);
+      expect(batch.json.message).toBe('Key: 2, ERROR :: /format :: "TIFF" is not an enum symbol');
+    });
+  });
+});
+
+describe('with the validation filter on one resource', () => {
+  it('validates that resource only', async () => {
+    await withServer([places(), places(true)], false, async (s) => {
+      expect((await s.request('POST', '/places', { json: {} })).status).toBe(201);
+      expect((await s.request('POST', '/checkedPlaces', { json: {} })).status).toBe(422);
+    });
+  });
+
+  it('can be given as a filter with options', async () => {
+    const s = await startServer({ resources: [places()], filters: [validationFilter({ params: false })] });
+    try {
+      expect((await s.request('GET', '/places?q=near&point=(latitude:1)')).status).toBe(200);
+      expect((await s.request('POST', '/places', { json: {} })).status).toBe(422);
+    } finally {
+      await s.close();
+    }
+  });
+});

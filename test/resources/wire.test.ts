@@ -1,0 +1,268 @@
+/**
+ * Protocol headers, content negotiation and PSON bodies over real HTTP (wire facts §1, §3.1, §3.3, §3.4).
+ */
+import { ErrorResponseFormat, LONG_KEY, RESTLI_HEADER_PREFIX, collection } from '../../src';
+import { Photo } from '../generated/fixtures/com/example/photos/Photo';
+import { makePhoto, photoService, type PhotoService } from './support/photos';
+import { fromPson, startServer, toPson, type TestServer } from './support/http';
+
+let svc: PhotoService;
+let server: TestServer;
+
+beforeEach(async () => {
+  svc = photoService();
+  server = await startServer({ resources: [svc.resource] });
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+const PSON = 'application/x-pson';
+
+describe('protocol version', () => {
+  it('assumes 1.0.0 when the request has none, and echoes it', async () => {
+    const r = await server.request('GET', '/photos/1', { headers: { 'x-svc-protocol-version': '' } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-svc-protocol-version')).toBe('1.0.0');
+  });
+
+  it('rejects a version out of range with 400, echoing it', async () => {
+    const r = await server.request('GET', '/photos/1', { headers: { 'x-svc-protocol-version': '3.0.0' } });
+    expect(r.status).toBe(400);
+    expect(r.headers.get('x-svc-protocol-version')).toBe('3.0.0');
+    expect(r.headers.get('x-svc-error-response')).toBe('true');
+    expect(r.json.message).toBe('Rest.li protocol version 3.0.0 used by the client is not supported!');
+  });
+
+  it('rejects a malformed version with 400, echoing 1.0.0', async () => {
+    const r = await server.request('GET', '/photos/1', { headers: { 'x-svc-protocol-version': '2.0' } });
+    expect(r.status).toBe(400);
+    expect(r.headers.get('x-svc-protocol-version')).toBe('1.0.0');
+    expect(r.json.message).toBe('Illegal version 2.0 specified.');
+  });
+
+  it('echoes the version on every error response', async () => {
+    const r = await server.request('GET', '/nothing-here');
+    expect(r.status).toBe(404);
+    expect(r.headers.get('x-svc-protocol-version')).toBe('2.0.0');
+  });
+});
+
+describe('content negotiation', () => {
+  it('answers PSON when Accept asks for it', async () => {
+    const r = await server.request('GET', '/photos/1', { headers: { accept: PSON } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe(PSON);
+    expect(Buffer.from(r.bytes.subarray(0, 8)).toString('latin1')).toBe('#!PSON1\n');
+    expect(fromPson(r.bytes)).toMatchObject({ id: 1, title: 'Sunrise' });
+  });
+
+  it('takes the best of several types by quality, and JSON for */*', async () => {
+    const r = await server.request('GET', '/photos/1', {
+      headers: { accept: 'application/json;q=0.5, application/x-pson;q=0.9' },
+    });
+    expect(r.headers.get('content-type')).toBe(PSON);
+    expect(
+      (await server.request('GET', '/photos/1', { headers: { accept: '*/*' } })).headers.get('content-type'),
+    ).toBe('application/json');
+    expect(
+      (await server.request('GET', '/photos/1', { headers: { accept: 'multipart/related' } })).headers.get(
+        'content-type',
+      ),
+    ).toBe('application/json');
+  });
+
+  it('answers 406 (in JSON) when nothing in Accept fits', async () => {
+    const r = await server.request('GET', '/photos/1', { headers: { accept: 'text/html' } });
+    expect(r.status).toBe(406);
+    expect(r.headers.get('content-type')).toBe('application/json');
+    expect(r.json.message).toBe(
+      "None of the types in the request's 'Accept' header are supported. Supported MIME types are: [application/json, application/x-pson]",
+    );
+  });
+
+  it('reads a PSON request body and writes a PSON error body', async () => {
+    const created = await server.request('POST', '/photos', {
+      raw: toPson(makePhoto(9007199254740993n, 'Pson').data()),
+      headers: { 'content-type': PSON, accept: PSON },
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('x-svc-id')).toBe('9007199254740993');
+    expect(fromPson(created.bytes)).toMatchObject({ title: 'Pson', id: 9007199254740993n });
+    const missing = await server.request('GET', '/photos/77', { headers: { accept: PSON } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toBe(PSON);
+    expect(fromPson(missing.bytes)).toEqual({ status: 404, message: 'Requested entity not found: get' });
+  });
+
+  it('answers 400 for a malformed PSON body', async () => {
+    const r = await server.request('POST', '/photos', {
+      raw: '#!PSON1\n\x21\x81',
+      headers: { 'content-type': PSON },
+    });
+    expect(r.status).toBe(400);
+    expect(r.json.code).toBe('SVC_ERR_DATA_PSON_DECODE');
+  });
+
+  it('answers 415 for a body type no codec reads', async () => {
+    const r = await server.request('POST', '/photos', {
+      raw: '<photo/>',
+      headers: { 'content-type': 'application/xml' },
+    });
+    expect(r.status).toBe(415);
+    expect(r.json.message).toContain("Unsupported Content-Type 'application/xml'");
+  });
+
+  it('reads a body without Content-Type as JSON', async () => {
+    const r = await server.request('POST', '/photos?action=count', { raw: '{}' });
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ value: 3 });
+  });
+});
+
+describe('method header and HTTP methods', () => {
+  it('routes by HTTP method and flags without the header, and checks the header when given', async () => {
+    expect(
+      (
+        await server.request('POST', '/photos/1', {
+          json: { patch: {} },
+          headers: { 'x-svc-method': 'PARTIAL_UPDATE' },
+        })
+      ).status,
+    ).toBe(200);
+    const r = await server.request('POST', '/photos/1', {
+      json: { patch: {} },
+      headers: { 'x-svc-method': 'create' },
+    });
+    expect(r.status).toBe(400);
+    expect(r.json.message).toBe("Method 'POST' is not supported for URI '/photos/1'");
+  });
+
+  it('answers HEAD like GET, without a body', async () => {
+    const r = await server.request('HEAD', '/photos/1');
+    expect(r.status).toBe(200);
+    expect(r.text).toBe('');
+    expect(r.headers.get('x-svc-protocol-version')).toBe('2.0.0');
+  });
+
+  it('names the method header in the message of an unsupported operation', async () => {
+    const svc2 = photoService();
+    const { batchCreate: _omit, ...methods } = svc2.resource.methods;
+    void _omit;
+    const limited = await startServer({ resources: [{ ...svc2.resource, methods }] });
+    try {
+      const r = await limited.request('POST', '/photos', {
+        json: { elements: [] },
+        headers: { 'x-svc-method': 'batch_create' },
+      });
+      expect(r.status).toBe(400);
+      expect(r.json.message).toBe(
+        "POST operation not supported for URI: '/photos' with X-Svc-Method: 'batch_create'",
+      );
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('header prefix', () => {
+  it('speaks X-RestLi-* when configured, and reads both prefixes when asked', async () => {
+    const restli = await startServer({
+      resources: [photoService().resource],
+      headerPrefix: RESTLI_HEADER_PREFIX,
+      acceptLegacyHeaderPrefix: ['X-Svc'],
+    });
+    try {
+      const r = await restli.request('POST', '/photos', {
+        json: { elements: [{ title: 'x' }] },
+        headers: {
+          'x-svc-protocol-version': '',
+          'x-restli-protocol-version': '2.0.0',
+          'x-restli-method': 'batch_create',
+        },
+      });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('x-restli-protocol-version')).toBe('2.0.0');
+      const viaSvc = await restli.request('POST', '/photos', {
+        json: { elements: [] },
+        headers: { 'x-svc-method': 'batch_create' },
+      });
+      expect(viaSvc.status).toBe(200);
+      const created = await restli.request('POST', '/photos', { json: { title: 'y' } });
+      expect(created.headers.get('x-restli-id')).toBe('101');
+      const err = await restli.request('GET', '/photos/404');
+      expect(err.headers.get('x-restli-error-response')).toBe('true');
+    } finally {
+      await restli.close();
+    }
+  });
+
+  it('writes the 1.0.0 id header name to a 1.0.0 Rest.li client', async () => {
+    const restli = await startServer({
+      resources: [photoService().resource],
+      headerPrefix: RESTLI_HEADER_PREFIX,
+    });
+    try {
+      const r = await restli.request('POST', '/photos', {
+        json: { title: 'y' },
+        headers: { 'x-svc-protocol-version': '' },
+      });
+      expect(r.headers.get('x-linkedin-id')).toBe('100');
+      expect(r.headers.get('x-restli-protocol-version')).toBe('1.0.0');
+    } finally {
+      await restli.close();
+    }
+  });
+});
+
+describe('error response format', () => {
+  it('shows only the parts the format includes', async () => {
+    const minimal = await startServer({
+      resources: [photoService().resource],
+      errorResponseFormat: ErrorResponseFormat.MINIMAL,
+    });
+    try {
+      const r = await minimal.request('GET', '/photos/404');
+      expect(r.status).toBe(404);
+      expect(r.json).toEqual({});
+      expect(r.headers.get('x-svc-error-response')).toBe('true');
+    } finally {
+      await minimal.close();
+    }
+    const messageOnly = await startServer({
+      resources: [photoService().resource],
+      errorResponseFormat: ErrorResponseFormat.MESSAGE_ONLY,
+    });
+    try {
+      expect((await messageOnly.request('GET', '/photos/404')).json).toEqual({
+        message: 'Requested entity not found: get',
+      });
+    } finally {
+      await messageOnly.close();
+    }
+  });
+});
+
+describe('response headers set by handlers', () => {
+  it('adds ctx.setResponseHeader headers to the response', async () => {
+    const res = collection({
+      name: 'h',
+      key: LONG_KEY,
+      value: Photo,
+      methods: {
+        get: (id, ctx) => {
+          ctx.setResponseHeader('Cache-Control', 'max-age=60');
+          return makePhoto(id, 'h');
+        },
+      },
+    });
+    const s = await startServer({ resources: [res] });
+    try {
+      const r = await s.request('GET', '/h/1');
+      expect(r.headers.get('cache-control')).toBe('max-age=60');
+    } finally {
+      await s.close();
+    }
+  });
+});
