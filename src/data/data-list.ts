@@ -22,7 +22,7 @@ import {
 } from './internal';
 import { toValue } from './data-map';
 import { checkValue } from './value-check';
-import { toDebugString } from './debug-string';
+import { writeJson } from './codecs/json-writer';
 import { ReadonlyCollectionView } from './views';
 
 /**
@@ -197,17 +197,17 @@ export class DataList implements Iterable<DataValue> {
   }
 
   toString(): string {
-    return toDebugString(this);
+    return writeJson(this);
   }
 
   /** What `console.log` and `util.inspect` show: the class and its JSON text. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `DataList ${toDebugString(this)}`;
+    return `DataList ${writeJson(this)}`;
   }
 
   /** What `console.log` and `util.inspect` show: the class and its JSON text. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `DataList ${toDebugString(this)}`;
+    return `DataList ${writeJson(this)}`;
   }
 
   /** For `JSON.stringify` only: returns the backing array. Do not mutate the result. */

@@ -33,7 +33,7 @@ import {
   type Store,
 } from './internal';
 import { checkValue } from './value-check';
-import { toDebugString } from './debug-string';
+import { writeJson } from './codecs/json-writer';
 import { ReadonlyCollectionView, ReadonlySetView } from './views';
 
 export type DataMapInit =
@@ -296,12 +296,12 @@ export class DataMap implements Iterable<[string, DataValue]> {
 
   /** JSON text of the map (longs exact, bytes as Avro strings). */
   toString(): string {
-    return toDebugString(this);
+    return writeJson(this);
   }
 
   /** What `console.log` and `util.inspect` show: the class and its JSON text. */
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `DataMap ${toDebugString(this)}`;
+    return `DataMap ${writeJson(this)}`;
   }
 
   /**
