@@ -168,6 +168,7 @@ export function buildRequest(
     case 'finder':
     case 'get_all':
     case 'batch_finder': {
+      if (desc.method !== 'get_all') entityPath(desc.key);
       if (desc.method === 'finder') set(QueryParam.FINDER, methodName(desc.name, 'name'));
       if (desc.method === 'batch_finder') {
         set(QueryParam.BATCH_FINDER, methodName(desc.name, 'name'));

@@ -82,3 +82,36 @@ export { type HttpRequest, buildRequest, expandResourcePath } from './build-requ
 export { type RawResponse, type TransportOptions, sendHttp } from './transport';
 export { type ResponseContext, decodeResponse, errorFromResponse } from './decode-response';
 export { type ExecuteOptions, SvcClient, createClient } from './svc-client';
+export { type ResourceClient, createResourceClient, resourceClient } from './resource-client';
+export type {
+  RecordClassLike,
+  FinderContract,
+  ActionContract,
+  MethodsContract,
+  KeyedResourceContract,
+  SimpleResourceContract,
+  ResourceContract,
+  ResourceContracts,
+  CallOptions,
+  GetOptions,
+  ReturnEntityOptions,
+  CollectionOptions,
+  PatchInput,
+  EntityOf,
+  KeyOfResource,
+  ParamInputOf,
+  ParamsInput,
+  ParamsArgs,
+  MetadataOf,
+  ActionReturnOf,
+  TypedActionResponse,
+  FinderCall,
+  ActionCall,
+  EntityActionCall,
+  KeyedResourceClient,
+  SimpleResourceClient,
+  ResourceClientBase,
+  ResourceClientOf,
+  ResourceClients,
+} from './resource-client-types';
+export { diffPatch } from './diff-patch';

@@ -13,24 +13,33 @@ const ENTRIES = Symbol('svc.keyMap.entries');
  * r.results.get(new CompoundKey({ followerID: 1, followeeID: 2 }));
  * ```
  */
-export class KeyMap<K extends ResourceKey, V> implements ReadonlyMap<K, V> {
+export class KeyMap<K = ResourceKey, V = unknown> implements ReadonlyMap<K, V> {
   /** @internal */ readonly [ENTRIES] = new Map<string, readonly [K, V]>();
+  readonly #wireKey: (key: K | ResourceKey) => string;
 
-  /** Entries in order; a later entry for an equal key replaces the earlier one. */
-  constructor(entries: Iterable<readonly [K, V]> = []) {
-    for (const [k, v] of entries) this[ENTRIES].set(encodeKeyForBody(k), [k, v]);
+  /**
+   * Entries in order; a later entry for an equal key replaces the earlier one. `wireKey` gives a key's
+   * body form; the default takes protocol keys (`ResourceKey`). The typed resource client passes one that
+   * turns its typed keys (`{ albumId, photoId }`) into protocol keys first.
+   */
+  constructor(
+    entries: Iterable<readonly [K, V]> = [],
+    wireKey: (key: K | ResourceKey) => string = encodeKeyForBody as (key: K | ResourceKey) => string,
+  ) {
+    this.#wireKey = wireKey;
+    for (const [k, v] of entries) this[ENTRIES].set(wireKey(k), [k, v]);
   }
 
   get size(): number {
     return this[ENTRIES].size;
   }
 
-  get(key: ResourceKey): V | undefined {
-    return this[ENTRIES].get(encodeKeyForBody(key))?.[1];
+  get(key: K | ResourceKey): V | undefined {
+    return this[ENTRIES].get(this.#wireKey(key))?.[1];
   }
 
-  has(key: ResourceKey): boolean {
-    return this[ENTRIES].has(encodeKeyForBody(key));
+  has(key: K | ResourceKey): boolean {
+    return this[ENTRIES].has(this.#wireKey(key));
   }
 
   /** The entry under a key's body form (`42`, `(a:1,b:2)`), as the server wrote it. */

@@ -169,12 +169,19 @@ export interface FinderRequest<T = DataMap, M = DataMap> extends CollectionReque
   readonly method: 'finder';
   /** The finder's name (`q`). Its parameters go in `params`. */
   readonly name: string;
+  /**
+   * An association finder's key parts bound in the path (`@AssocKey`): a partial `CompoundKey`, sent as
+   * `/albumEntries/(albumId:1)?q=byAlbum`.
+   */
+  readonly key?: ResourceKey;
 }
 
 export interface BatchFinderRequest<T = DataMap, M = DataMap> extends CollectionRequestCommon<T, M> {
   readonly method: 'batch_finder';
   /** The batch finder's name (`bq`). */
   readonly name: string;
+  /** Association key parts bound in the path, as for {@link FinderRequest.key}. */
+  readonly key?: ResourceKey;
   /** The name of its criteria parameter. */
   readonly batchParam: string;
   /** The criteria records, sent as `<batchParam>=List(...)`; results come back in this order. */

@@ -27,10 +27,7 @@ export interface EntityResponse<T = DataMap> extends ResponseCommon {
 }
 
 /** batch_get: all three maps are always there, possibly empty; keys the server left out are in none. */
-export interface BatchEntityResponse<
-  K extends ResourceKey = ResourceKey,
-  T = DataMap,
-> extends ResponseCommon {
+export interface BatchEntityResponse<K = ResourceKey, T = DataMap> extends ResponseCommon {
   readonly results: KeyMap<K, T>;
   /** Only the statuses the resource set explicitly. */
   readonly statuses: KeyMap<K, number>;
@@ -38,9 +35,9 @@ export interface BatchEntityResponse<
 }
 
 /** create: the new key from the id header, `Location`, and the entity when it was returned. */
-export interface CreateResponse<T = DataMap> extends ResponseCommon {
+export interface CreateResponse<T = DataMap, K = ResourceKey> extends ResponseCommon {
   /** The id header decoded (with the request's `keySpec`; a string without one). */
-  readonly id: ResourceKey | undefined;
+  readonly id: K | undefined;
   /** The id header as sent. */
   readonly idText: string | undefined;
   readonly location: string | undefined;
@@ -48,11 +45,11 @@ export interface CreateResponse<T = DataMap> extends ResponseCommon {
 }
 
 /** One item of a batch_create response (a `CreateStatus`), in request order. */
-export interface BatchCreateItem<T = DataMap> {
+export interface BatchCreateItem<T = DataMap, K = ResourceKey> {
   readonly status: number;
   /** True for a failed item (`error` present, or a status of 400 or more). */
   readonly isError: boolean;
-  readonly id: ResourceKey | undefined;
+  readonly id: K | undefined;
   readonly idText: string | undefined;
   readonly location: string | undefined;
   readonly error: ErrorResponse | undefined;
@@ -60,8 +57,8 @@ export interface BatchCreateItem<T = DataMap> {
 }
 
 /** batch_create. */
-export interface BatchCreateResponse<T = DataMap> extends ResponseCommon {
-  readonly elements: readonly BatchCreateItem<T>[];
+export interface BatchCreateResponse<T = DataMap, K = ResourceKey> extends ResponseCommon {
+  readonly elements: readonly BatchCreateItem<T, K>[];
 }
 
 /** update, partial_update and delete: a status; partial_update with `returnEntity` also the entity. */
@@ -77,10 +74,7 @@ export interface EntityStatus<T = DataMap> {
 }
 
 /** batch_update, batch_partial_update and batch_delete: every key in exactly one of the maps. */
-export interface BatchStatusResponse<
-  K extends ResourceKey = ResourceKey,
-  T = DataMap,
-> extends ResponseCommon {
+export interface BatchStatusResponse<K = ResourceKey, T = DataMap> extends ResponseCommon {
   readonly results: KeyMap<K, EntityStatus<T>>;
   readonly errors: KeyMap<K, ErrorResponse>;
 }

@@ -1,0 +1,304 @@
+import type { DataMap, JsValue } from '../data';
+import type { ResourceKey } from '../protocol';
+import type { KeyType } from '../resources/key-types';
+import type { AssocKeyParam, OptionalParam } from '../resources/params';
+import type { ValueType } from '../resources/value-types';
+import type { RecordTemplate } from '../templates';
+import type { ParamsInit, Projection } from './request-description';
+import type {
+  BatchCreateResponse,
+  BatchEntityResponse,
+  BatchStatusResponse,
+  CollectionPageResponse,
+  CreateResponse,
+  EntityResponse,
+  ResponseCommon,
+  UpdateResponse,
+} from './responses';
+
+/**
+ * The types of the typed resource client (resource-client.ts): a resource definition's key type, value
+ * class, methods, finders and actions become the signatures of `client.photos.batchGet([1, 2, 3])`. Only
+ * the type-level half lives here; definitions are read structurally (handlers are never looked at), so a
+ * client needs the same definition values the server registers, or handler-free objects of the same shape.
+ */
+
+// ---------------------------------------------------------------------------------------------------------
+// What the client reads of a definition
+
+/** A generated record class (`Photo`). */
+export type RecordClassLike = (new (data?: DataMap) => RecordTemplate) & { readonly name: string };
+
+/** What the client reads of a finder (or of a get_all declared with `finder(...)`). */
+export interface FinderContract {
+  readonly params: object;
+  readonly metadata?: RecordClassLike | undefined;
+}
+
+/** What the client reads of an action or entity action. */
+export interface ActionContract {
+  readonly params: object;
+  readonly returns?: ValueType<unknown> | undefined;
+}
+
+/** What the client reads of a definition's `methods`: which are there, and finders and actions. */
+export interface MethodsContract {
+  readonly getAll?: unknown;
+  readonly finders?: { readonly [name: string]: FinderContract };
+  readonly actions?: { readonly [name: string]: ActionContract };
+  readonly entityActions?: { readonly [name: string]: ActionContract };
+}
+
+/** A collection or association resource, as the client reads it. */
+export interface KeyedResourceContract {
+  readonly kind: 'collection' | 'association';
+  readonly name: string;
+  readonly value: RecordClassLike;
+  readonly key: KeyType<unknown>;
+  readonly methods: MethodsContract;
+  readonly subresources?: readonly ResourceContract[];
+}
+
+/** A simple (singleton) resource, as the client reads it. */
+export interface SimpleResourceContract {
+  readonly kind: 'simple';
+  readonly name: string;
+  readonly value: RecordClassLike;
+  readonly methods: MethodsContract;
+  readonly subresources?: readonly ResourceContract[];
+}
+
+/** Any resource definition (`collection(...)`, `association(...)`, `simple(...)`), as the client reads it. */
+export type ResourceContract = KeyedResourceContract | SimpleResourceContract;
+
+/** Resources by the property the client exposes them as: `{ photos, albums }`. */
+export type ResourceContracts = { readonly [property: string]: ResourceContract };
+
+// ---------------------------------------------------------------------------------------------------------
+// Per-call options
+
+/** What every call takes. */
+export interface CallOptions {
+  /** Headers for this request. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Aborts the request; the call rejects with the signal's `reason`. */
+  readonly signal?: AbortSignal;
+  /** Overrides the client's timeout. */
+  readonly timeoutMs?: number;
+  /** Further query parameters the definition does not declare (framework names are reserved). */
+  readonly query?: ParamsInit;
+}
+
+/** get and batch_get. */
+export interface GetOptions extends CallOptions {
+  /** Projection of the returned entities (`fields=`). */
+  readonly fields?: Projection;
+}
+
+/** create, batch_create, partial_update and batch_partial_update. */
+export interface ReturnEntityOptions extends CallOptions {
+  /** `$returnEntity`; absent: the server's default (return it when the resource does). */
+  readonly returnEntity?: boolean;
+  /** Projection of the returned entities. */
+  readonly fields?: Projection;
+}
+
+/** get_all and finders. */
+export interface CollectionOptions extends CallOptions {
+  /** First element (default: the server's, 0). */
+  readonly start?: number;
+  /** Page size (default: the server's, 10). */
+  readonly count?: number;
+  readonly fields?: Projection;
+  readonly metadataFields?: Projection;
+  readonly pagingFields?: Projection;
+}
+
+/**
+ * A patch for partial_update: a patch DataMap (`{"$set":{...},"$delete":[...],"nested":{...}}`), a plain
+ * object of the same shape, or anything with a `patch` DataMap (`PatchRequest`, or `diffPatch`'s result
+ * wrapped). See `diffPatch` to compute one from two versions of an entity.
+ */
+export type PatchInput = DataMap | { readonly patch: DataMap } | { readonly [op: string]: JsValue };
+
+// ---------------------------------------------------------------------------------------------------------
+// From definitions to signatures
+
+/** The entity class's instances (`Photo`). */
+export type EntityOf<D> = D extends { readonly value: new (...args: never[]) => infer V } ? V : DataMap;
+
+/** The typed key of a keyed resource (`number | bigint`, `{ albumId, photoId }`, a complex key). */
+export type KeyOfResource<D> = D extends { readonly key: KeyType<infer K> } ? K : never;
+
+/** What a caller passes for one parameter spec (optional parameters may be left out). */
+export type ParamInputOf<S> =
+  S extends OptionalParam<infer T, unknown>
+    ? T
+    : S extends AssocKeyParam<infer T>
+      ? T
+      : S extends ValueType<infer T>
+        ? T
+        : never;
+
+type IsOptional<S> = S extends { readonly paramKind: 'optional' } ? true : false;
+
+/** The parameters object of a finder or action: required parameters required, optional ones optional. */
+export type ParamsInput<P> = Simplify<
+  {
+    readonly [N in keyof P as IsOptional<P[N]> extends true ? never : N]: ParamInputOf<P[N]>;
+  } & {
+    readonly [N in keyof P as IsOptional<P[N]> extends true ? N : never]?: ParamInputOf<P[N]> | undefined;
+  }
+>;
+
+/** One object type instead of an intersection, for readable signatures in editors. */
+type Simplify<T> = { [K in keyof T]: T[K] };
+
+/** `(params, options?)`, with `params` optional when every parameter is. */
+export type ParamsArgs<P, O> =
+  Record<never, never> extends ParamsInput<P>
+    ? [params?: ParamsInput<P>, options?: O]
+    : [params: ParamsInput<P>, options?: O];
+
+/** The metadata type of a finder: its `metadata` class's instances, else the raw DataMap. */
+export type MetadataOf<F> = F extends { readonly metadata: (new (data?: DataMap) => infer M) | undefined }
+  ? RecordTemplate extends M
+    ? DataMap
+    : M
+  : DataMap;
+
+/** The return type of an action (`void` without `returns`). */
+export type ActionReturnOf<A> = A extends { readonly returns: ValueType<infer R> | undefined } ? R : void;
+
+/** An action's response: its value typed as the action's return type (undefined for a void action). */
+export interface TypedActionResponse<R> extends ResponseCommon {
+  readonly value: R;
+}
+
+type ParamsOfContract<F> = F extends { readonly params: infer P } ? P : Record<never, never>;
+
+/** A finder's call: `client.photos.finders.byTag({ tag: 'sea' }, { count: 5 })`. */
+export type FinderCall<F, V> = (
+  ...args: ParamsArgs<ParamsOfContract<F>, CollectionOptions>
+) => Promise<CollectionPageResponse<V, MetadataOf<F>>>;
+
+/** A collection-level action's call. */
+export type ActionCall<A> = (
+  ...args: ParamsArgs<ParamsOfContract<A>, CallOptions>
+) => Promise<TypedActionResponse<ActionReturnOf<A>>>;
+
+/** An entity-level action's call: the key first. */
+export type EntityActionCall<K, A> = (
+  key: K,
+  ...args: ParamsArgs<ParamsOfContract<A>, CallOptions>
+) => Promise<TypedActionResponse<ActionReturnOf<A>>>;
+
+type Has<M, N extends string> = M extends { readonly [P in N]: unknown } ? true : false;
+type If<C, T> = C extends true ? T : unknown;
+
+type GetAllCall<G, V> = G extends { readonly kind: 'finder' }
+  ? FinderCall<G, V>
+  : (options?: CollectionOptions) => Promise<CollectionPageResponse<V, DataMap>>;
+
+/** A child resource's client under one parent entity (`sub(parentKey, child)`). */
+type SubCall<K, D> = D extends { readonly subresources: readonly ResourceContract[] }
+  ? { sub<C extends ResourceContract>(parentKey: K, child: C): ResourceClientOf<C> }
+  : unknown;
+
+type SimpleSubCall<D> = D extends { readonly subresources: readonly ResourceContract[] }
+  ? { sub<C extends ResourceContract>(child: C): ResourceClientOf<C> }
+  : unknown;
+
+type ActionsOf<M> = M extends { readonly actions: infer A }
+  ? { readonly actions: { readonly [N in keyof A]: ActionCall<A[N]> } }
+  : unknown;
+
+/** The client of a collection or association: the methods its definition has, typed by it. */
+export type KeyedResourceClient<D, K, V, M> = If<
+  Has<M, 'get'>,
+  { get(key: K, options?: GetOptions): Promise<EntityResponse<V>> }
+> &
+  If<
+    Has<M, 'batchGet'>,
+    { batchGet(keys: Iterable<K>, options?: GetOptions): Promise<BatchEntityResponse<K, V>> }
+  > &
+  If<Has<M, 'create'>, { create(entity: V, options?: ReturnEntityOptions): Promise<CreateResponse<V, K>> }> &
+  If<
+    Has<M, 'batchCreate'>,
+    {
+      batchCreate(entities: Iterable<V>, options?: ReturnEntityOptions): Promise<BatchCreateResponse<V, K>>;
+    }
+  > &
+  If<Has<M, 'update'>, { update(key: K, entity: V, options?: CallOptions): Promise<UpdateResponse<never>> }> &
+  If<
+    Has<M, 'batchUpdate'>,
+    {
+      batchUpdate(
+        entities: Iterable<readonly [K, V]>,
+        options?: CallOptions,
+      ): Promise<BatchStatusResponse<K, never>>;
+    }
+  > &
+  If<
+    Has<M, 'partialUpdate'>,
+    {
+      partialUpdate(key: K, patch: PatchInput, options?: ReturnEntityOptions): Promise<UpdateResponse<V>>;
+    }
+  > &
+  If<
+    Has<M, 'batchPartialUpdate'>,
+    {
+      batchPartialUpdate(
+        patches: Iterable<readonly [K, PatchInput]>,
+        options?: ReturnEntityOptions,
+      ): Promise<BatchStatusResponse<K, V>>;
+    }
+  > &
+  If<Has<M, 'delete'>, { delete(key: K, options?: CallOptions): Promise<UpdateResponse<never>> }> &
+  If<
+    Has<M, 'batchDelete'>,
+    { batchDelete(keys: Iterable<K>, options?: CallOptions): Promise<BatchStatusResponse<K, never>> }
+  > &
+  (M extends { readonly getAll: infer G } ? { readonly getAll: GetAllCall<G, V> } : unknown) &
+  (M extends { readonly finders: infer F }
+    ? { readonly finders: { readonly [N in keyof F]: FinderCall<F[N], V> } }
+    : unknown) &
+  ActionsOf<M> &
+  (M extends { readonly entityActions: infer A }
+    ? { readonly entityActions: { readonly [N in keyof A]: EntityActionCall<K, A[N]> } }
+    : unknown) &
+  SubCall<K, D> &
+  ResourceClientBase;
+
+/** The client of a simple resource: no keys. */
+export type SimpleResourceClient<D, V, M> = If<
+  Has<M, 'get'>,
+  { get(options?: GetOptions): Promise<EntityResponse<V>> }
+> &
+  If<Has<M, 'update'>, { update(entity: V, options?: CallOptions): Promise<UpdateResponse<never>> }> &
+  If<
+    Has<M, 'partialUpdate'>,
+    { partialUpdate(patch: PatchInput, options?: ReturnEntityOptions): Promise<UpdateResponse<V>> }
+  > &
+  If<Has<M, 'delete'>, { delete(options?: CallOptions): Promise<UpdateResponse<never>> }> &
+  ActionsOf<M> &
+  SimpleSubCall<D> &
+  ResourceClientBase;
+
+/** What every resource client has. */
+export interface ResourceClientBase {
+  /** The resource's path below the base URL, as the core client takes it (`photos`, `albums/{$0}/entries`). */
+  readonly path: string;
+  /** The parent keys the path's placeholders take (empty for a top-level resource). */
+  readonly pathKeys: { readonly [name: string]: ResourceKey };
+}
+
+/** The typed client of one resource definition. */
+export type ResourceClientOf<D> = D extends { readonly kind: 'simple'; readonly methods: infer M }
+  ? SimpleResourceClient<D, EntityOf<D>, M>
+  : D extends { readonly kind: 'collection' | 'association'; readonly methods: infer M }
+    ? KeyedResourceClient<D, KeyOfResource<D>, EntityOf<D>, M>
+    : never;
+
+/** The typed clients of a map of resource definitions, by the same properties. */
+export type ResourceClients<R> = { readonly [P in keyof R]: ResourceClientOf<R[P]> };
