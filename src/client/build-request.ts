@@ -108,7 +108,15 @@ export function buildRequest(
     if (value !== undefined) query.push([name, value]);
   };
   const entityPath = (key: ResourceKey | undefined): void => {
-    if (key !== undefined) path += `/${encodeKeyForPath(checkKey(key, 'key'))}`;
+    if (key === undefined) return;
+    if (key === '' || (key instanceof ByteString && key.length === 0)) {
+      // wire facts §8: servers only percent-decode a simple path key, so '' would arrive as the
+      // two-character string "''": refuse rather than address another entity
+      throw new RequestBuildError(
+        "An empty string key cannot be sent in a path: a Rest.li server reads a simple path key without the URI grammar, so '' would arrive as the two-character string \"''\"; use a batch method (ids=List('')) for it",
+      );
+    }
+    path += `/${encodeKeyForPath(checkKey(key, 'key'))}`;
   };
   let bodyData: DataMap | undefined;
 

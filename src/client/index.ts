@@ -115,3 +115,4 @@ export type {
   ResourceClients,
 } from './resource-client-types';
 export { diffPatch } from './diff-patch';
+export { nodeHttpFetch } from './node-http-fetch';

@@ -1,3 +1,4 @@
+import { nodeHttpFetch } from './node-http-fetch';
 import {
   type CodecRegistry,
   type DataCodec,
@@ -70,7 +71,7 @@ export interface FetchInit {
   signal: AbortSignal;
 }
 
-/** A fetch implementation: Node's global `fetch` by default, injectable for undici's, proxies or tests. */
+/** A fetch implementation: `nodeHttpFetch` by default, injectable (global `fetch`, undici, proxies, tests). */
 export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponseLike>;
 
 /**
@@ -123,7 +124,11 @@ export interface ClientOptions {
   readonly timeoutMs?: number;
   /** Aborts every request of the client (e.g. on shutdown); a request's own signal is honoured as well. */
   readonly signal?: AbortSignal;
-  /** The fetch implementation; default Node's global `fetch`. */
+  /**
+   * The fetch implementation; default {@link nodeHttpFetch} (`node:http`, which sends the URI byte for
+   * byte). The global `fetch` works too but percent-encodes `'` in queries, so it cannot send the empty
+   * string (`''`) of the URI grammar.
+   */
   readonly fetch?: FetchLike;
   /** Headers sent with every request (protocol headers the client computes take precedence). */
   readonly headers?: Readonly<Record<string, string>>;
@@ -270,11 +275,11 @@ export function resolveClientOptions(options: ClientOptions | ResolvedClientOpti
     throw new ClientOptionsError('signal', 'expected an AbortSignal');
   }
 
-  const fetchImpl: unknown = options.fetch ?? (globalThis as { fetch?: unknown }).fetch;
+  const fetchImpl: unknown = options.fetch ?? nodeHttpFetch;
   if (typeof fetchImpl !== 'function') {
     throw new ClientOptionsError(
       'fetch',
-      'no fetch implementation: pass one, or run on Node 18+ with a global fetch',
+      'expected a fetch-shaped function (url, init) => Promise<Response>',
     );
   }
 

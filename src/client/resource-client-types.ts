@@ -55,7 +55,8 @@ export interface KeyedResourceContract {
   readonly name: string;
   readonly value: RecordClassLike;
   readonly key: KeyType<unknown>;
-  readonly methods: MethodsContract;
+  /** Read as a {@link MethodsContract} (typed `object`: a definition's methods share no required member). */
+  readonly methods: object;
   readonly subresources?: readonly ResourceContract[];
 }
 
@@ -64,7 +65,7 @@ export interface SimpleResourceContract {
   readonly kind: 'simple';
   readonly name: string;
   readonly value: RecordClassLike;
-  readonly methods: MethodsContract;
+  readonly methods: object;
   readonly subresources?: readonly ResourceContract[];
 }
 
@@ -200,21 +201,25 @@ type GetAllCall<G, V> = G extends { readonly kind: 'finder' }
   ? FinderCall<G, V>
   : (options?: CollectionOptions) => Promise<CollectionPageResponse<V, DataMap>>;
 
-/** A child resource's client under one parent entity (`sub(parentKey, child)`). */
-type SubCall<K, D> = D extends { readonly subresources: readonly ResourceContract[] }
-  ? { sub<C extends ResourceContract>(parentKey: K, child: C): ResourceClientOf<C> }
-  : unknown;
+/**
+ * A child resource's client under one parent entity: `api.shelves.sub(4, notes).get('n1')`. The child must
+ * be one of the definition's `subresources` (checked when called: definitions do not keep that list's types).
+ */
+interface SubCall<K> {
+  sub<C extends ResourceContract>(parentKey: K, child: C): ResourceClientOf<C>;
+}
 
-type SimpleSubCall<D> = D extends { readonly subresources: readonly ResourceContract[] }
-  ? { sub<C extends ResourceContract>(child: C): ResourceClientOf<C> }
-  : unknown;
+/** A child resource's client under a simple resource: `api.settings.sub(comments)`. */
+interface SimpleSubCall {
+  sub<C extends ResourceContract>(child: C): ResourceClientOf<C>;
+}
 
 type ActionsOf<M> = M extends { readonly actions: infer A }
   ? { readonly actions: { readonly [N in keyof A]: ActionCall<A[N]> } }
   : unknown;
 
 /** The client of a collection or association: the methods its definition has, typed by it. */
-export type KeyedResourceClient<D, K, V, M> = If<
+export type KeyedResourceClient<K, V, M> = If<
   Has<M, 'get'>,
   { get(key: K, options?: GetOptions): Promise<EntityResponse<V>> }
 > &
@@ -267,11 +272,11 @@ export type KeyedResourceClient<D, K, V, M> = If<
   (M extends { readonly entityActions: infer A }
     ? { readonly entityActions: { readonly [N in keyof A]: EntityActionCall<K, A[N]> } }
     : unknown) &
-  SubCall<K, D> &
+  SubCall<K> &
   ResourceClientBase;
 
 /** The client of a simple resource: no keys. */
-export type SimpleResourceClient<D, V, M> = If<
+export type SimpleResourceClient<V, M> = If<
   Has<M, 'get'>,
   { get(options?: GetOptions): Promise<EntityResponse<V>> }
 > &
@@ -282,7 +287,7 @@ export type SimpleResourceClient<D, V, M> = If<
   > &
   If<Has<M, 'delete'>, { delete(options?: CallOptions): Promise<UpdateResponse<never>> }> &
   ActionsOf<M> &
-  SimpleSubCall<D> &
+  SimpleSubCall &
   ResourceClientBase;
 
 /** What every resource client has. */
@@ -295,9 +300,9 @@ export interface ResourceClientBase {
 
 /** The typed client of one resource definition. */
 export type ResourceClientOf<D> = D extends { readonly kind: 'simple'; readonly methods: infer M }
-  ? SimpleResourceClient<D, EntityOf<D>, M>
+  ? SimpleResourceClient<EntityOf<D>, M>
   : D extends { readonly kind: 'collection' | 'association'; readonly methods: infer M }
-    ? KeyedResourceClient<D, KeyOfResource<D>, EntityOf<D>, M>
+    ? KeyedResourceClient<KeyOfResource<D>, EntityOf<D>, M>
     : never;
 
 /** The typed clients of a map of resource definitions, by the same properties. */

@@ -526,8 +526,8 @@ function bindResource(
   }
 
   // children --------------------------------------------------------------------------------------------
-  const children = def.subresources;
-  if (children !== undefined) {
+  const children = def.subresources ?? [];
+  {
     const child = (c: unknown, where: string): ResourceContract => {
       checkContract(c, where);
       if (!children.includes(c) && !children.some((d) => d.name === c.name && d.kind === c.kind)) {

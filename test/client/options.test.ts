@@ -1,4 +1,5 @@
 import {
+  nodeHttpFetch,
   CodecRegistry,
   DEFAULT_CLIENT_OPTIONS,
   JsonCodec,
@@ -40,7 +41,7 @@ describe('client options', () => {
     expect(o.contentType).toBe('application/json');
     expect(o.acceptHeader).toBeUndefined();
     expect(o.timeoutMs).toBe(10000);
-    expect(o.fetch).toBe(globalThis.fetch);
+    expect(o.fetch).toBe(nodeHttpFetch);
     expect(o.methodHeader).toBe('post');
     expect(o.filters).toEqual([]);
     expect(Object.isFrozen(o)).toBe(true);

@@ -139,7 +139,7 @@ describe('transport failures', () => {
     const client = new SvcClient({ baseUrl: `http://127.0.0.1:${port}` });
     const err = await rejection(client.send(get));
     expect(isSvcError(err, 'TransportError', 'SVC_ERR_CLIENT_TRANSPORT')).toBe(true);
-    expect((err as Error).cause).toMatchObject({ name: 'TypeError', message: 'fetch failed' });
+    expect((err as Error).cause).toMatchObject({ code: 'ECONNREFUSED' });
     expect((err as Error).message).toContain('ECONNREFUSED');
   });
 
