@@ -14,6 +14,7 @@ import {
   diffPatch,
 } from '../../src';
 import { createExampleApp } from '../../examples/app';
+import { main as runExampleClient } from '../../examples/client';
 import { exampleResources } from '../../examples/resources';
 import { PhotoLibrary, seededLibrary } from '../../examples/store';
 import { AlbumEntry } from '../../examples/src/main/generated/com/example/photos/AlbumEntry';
@@ -306,5 +307,22 @@ describe('what it sends', () => {
     const patch = Data.fromJS({ $set: { title: 'From data' } }) as DataMap;
     const r = await client().photos.partialUpdate(2, patch);
     expect(r.entity?.getTitle()).toBe('From data');
+  });
+});
+
+describe('examples/client.ts', () => {
+  it('runs against the service and prints what it did', async () => {
+    const lines: string[] = [];
+    await runExampleClient(baseUrl, (l) => lines.push(l));
+    expect(lines).toEqual([
+      'photo 1: Sunrise over the bay (JPEG)',
+      'photo 2: Harbour lights (PNG)',
+      'photo 3: Dunes at noon (JPEG)',
+      'JPEG photos: Sunrise over the bay, Dunes at noon (total 2)',
+      'album 1 holds photos 1, 2, 3, 4',
+      "renamed photo 2 to 'Harbour at night'",
+      'photo 2 has 3 tags',
+      'album 404: 404 Requested entity not found: get',
+    ]);
   });
 });

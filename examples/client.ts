@@ -1,0 +1,53 @@
+/**
+ * The example service called through the typed client: the same resource definitions the server
+ * registers give the client its types (keys, Photo/Album/AlbumEntry classes, finder parameters, action
+ * returns). Start the service (`npm start`), then:
+ *
+ *   node -r @swc-node/register examples/client.ts            # BASE_URL overrides http://127.0.0.1:8080
+ */
+import { ServiceResponseError, createResourceClient, diffPatch } from 'svc-framework';
+import { exampleResources } from './resources';
+import { PhotoFormat } from './src/main/generated/com/example/photos/PhotoFormat';
+import { PhotoLibrary } from './store';
+
+// the client reads the definitions' shapes only; their handlers (over this empty library) never run
+const [photos, albums, albumEntries] = exampleResources(new PhotoLibrary());
+
+export async function main(baseUrl: string, print: (line: string) => void): Promise<void> {
+  const api = createResourceClient({ baseUrl }, { photos, albums, albumEntries });
+
+  const batch = await api.photos.batchGet([1, 2, 3], { fields: 'title,format' });
+  for (const [id, photo] of batch.results) print(`photo ${id}: ${photo.getTitle()} (${photo.getFormat()})`);
+
+  const jpegs = await api.photos.finders.titleAndOrFormat({ format: PhotoFormat.JPEG }, { count: 2 });
+  print(`JPEG photos: ${jpegs.elements.map((p) => p.getTitle()).join(', ')} (total ${jpegs.paging?.total})`);
+
+  const trips = await api.albumEntries.finders.byAlbum({ albumId: 1 });
+  print(`album 1 holds photos ${trips.elements.map((e) => e.getPhotoId()).join(', ')}`);
+
+  const before = (await api.photos.get(2)).entity;
+  const patched = await api.photos.partialUpdate(
+    2,
+    diffPatch(before, before.copy().setTitle('Harbour at night')),
+  );
+  print(`renamed photo 2 to '${patched.entity?.getTitle()}'`);
+
+  const tags = await api.photos.entityActions.addTag(2, { tag: 'favourite' });
+  print(`photo 2 has ${tags.value} tags`);
+
+  try {
+    await api.albums.get(404);
+  } catch (err) {
+    if (!(err instanceof ServiceResponseError)) throw err;
+    print(`album 404: ${err.status} ${err.errorResponse?.message}`);
+  }
+}
+
+if (require.main === module) {
+  main(process.env['BASE_URL'] ?? 'http://127.0.0.1:8080', (line) => console.log(line)).catch(
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exitCode = 1;
+    },
+  );
+}
