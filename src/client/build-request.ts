@@ -212,6 +212,11 @@ export function buildRequest(
     }
   }
 
+  if (desc.fillInDefaults === true) set(QueryParam.FILL_IN_DEFAULTS, true);
+  else if (desc.fillInDefaults !== undefined && desc.fillInDefaults !== false) {
+    throw new RequestBuildError(`'fillInDefaults' must be a boolean, got ${describe(desc.fillInDefaults)}`);
+  }
+
   let queryText: string;
   try {
     queryText = encodeQueryParams(query);

@@ -60,6 +60,11 @@ export interface RequestCommon {
   readonly signal?: AbortSignal;
   /** Overrides the client's timeout for this request. */
   readonly timeoutMs?: number;
+  /**
+   * `$fillInDefaults=true`: the server fills absent fields that have schema defaults into the entities it
+   * returns (get, batch_get, finders, get_all, returned created or patched entities, action records).
+   */
+  readonly fillInDefaults?: boolean;
 }
 
 /** Wraps returned entities in a template class; without it they are DataMaps. */

@@ -88,6 +88,8 @@ export interface CallOptions {
   readonly timeoutMs?: number;
   /** Further query parameters the definition does not declare (framework names are reserved). */
   readonly query?: ParamsInit;
+  /** `$fillInDefaults=true`: returned entities come with their absent defaulted fields filled in. */
+  readonly fillInDefaults?: boolean;
 }
 
 /** get and batch_get. */

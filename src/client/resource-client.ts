@@ -184,6 +184,7 @@ function common(options: CallOptions | undefined): {
   signal?: AbortSignal;
   timeoutMs?: number;
   params?: ParamsInit;
+  fillInDefaults?: boolean;
 } {
   if (options === undefined) return {};
   if (typeof options !== 'object' || options === null)
@@ -193,6 +194,7 @@ function common(options: CallOptions | undefined): {
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.query === undefined ? {} : { params: options.query }),
+    ...(options.fillInDefaults === undefined ? {} : { fillInDefaults: options.fillInDefaults }),
   };
 }
 

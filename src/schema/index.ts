@@ -46,3 +46,4 @@ export { schemaToJson, schemasToJson, type SchemaJsonOptions } from './schema-to
 export { checkDefaultValue, type DefaultValueCheck, type DefaultValueProblem } from './default-value-check';
 export * from './validation';
 export * from './avro';
+export { fillInDefaults } from './fill-in-defaults';

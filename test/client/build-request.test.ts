@@ -491,6 +491,16 @@ describe('request bodies', () => {
     ).toBe('{"ids":[1,4611686018427387904],"photo":{"anInt":3},"where":{"x":"y"}}');
   });
 
+  it('writes $fillInDefaults=true only when asked, and refuses a non-boolean', () => {
+    expect(uriOf({ method: 'get', resource: 'r', key: 1, fillInDefaults: true })).toBe(
+      'r/1?$fillInDefaults=true',
+    );
+    expect(uriOf({ method: 'finder', resource: 'r', name: 'f', fillInDefaults: false })).toBe('r?q=f');
+    expect(() =>
+      uriOf({ method: 'get', resource: 'r', key: 1, fillInDefaults: 'yes' as unknown as boolean }),
+    ).toThrow("'fillInDefaults' must be a boolean");
+  });
+
   it('writes $returnEntity and a projection of the returned entity on create and partial update', () => {
     expect(uriOf({ method: 'create', resource: 'r', body: map({}), returnEntity: false })).toBe(
       'r?$returnEntity=false',
