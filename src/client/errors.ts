@@ -163,6 +163,20 @@ export class TransportError extends SvcError {
  * `DataDecodingException`, with its byte `offset`), a `Content-Type` no codec reads, or a body not shaped like
  * the method's envelope (`cause` is the protocol's `ResponseFormatError`).
  */
+/** A response body larger than the client's `maxResponseBytes`; the connection is dropped. */
+export class ResponseTooLargeError extends SvcError {
+  readonly url: string;
+  readonly maxResponseBytes: number;
+  constructor(url: string, maxResponseBytes: number) {
+    super(
+      'SVC_ERR_CLIENT_RESPONSE_TOO_LARGE',
+      `The response of ${url} is larger than maxResponseBytes (${maxResponseBytes} bytes)`,
+    );
+    this.url = url;
+    this.maxResponseBytes = maxResponseBytes;
+  }
+}
+
 export class ResponseDecodingError extends SvcError {
   readonly status: number;
   readonly headers: ResponseHeaders;

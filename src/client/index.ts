@@ -12,6 +12,7 @@ export {
   RequestTimeoutError,
   TransportError,
   ResponseDecodingError,
+  ResponseTooLargeError,
 } from './errors';
 export {
   ProtocolVersionOption,

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { ResponseTooLargeError } from './errors';
 import type { FetchInit, FetchLike, FetchResponseLike } from './options';
 
 /**
@@ -33,8 +34,19 @@ export const nodeHttpFetch: FetchLike = (url: string, init: FetchInit): Promise<
       },
       (res) => {
         const chunks: Buffer[] = [];
+        const limit = init.maxResponseBytes ?? Number.POSITIVE_INFINITY;
+        let size = 0;
         const body = new Promise<ArrayBuffer>((resolveBody, rejectBody) => {
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.byteLength;
+            if (size > limit) {
+              // stop reading now: a hostile or broken server must not fill the client's memory
+              rejectBody(new ResponseTooLargeError(url, limit));
+              req.destroy();
+              return;
+            }
+            chunks.push(chunk);
+          });
           res.on('end', () => {
             const all = Buffer.concat(chunks);
             resolveBody(all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength));

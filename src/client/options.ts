@@ -69,6 +69,11 @@ export interface FetchInit {
   headers: Record<string, string>;
   body?: Uint8Array;
   signal: AbortSignal;
+  /**
+   * The largest body the client will read. A hint: `nodeHttpFetch` stops reading past it; for any other
+   * fetch the client checks `Content-Length` and the size read.
+   */
+  maxResponseBytes?: number;
 }
 
 /** A fetch implementation: `nodeHttpFetch` by default, injectable (global `fetch`, undici, proxies, tests). */
@@ -122,6 +127,12 @@ export interface ClientOptions {
    * 10 000, the reference's default request timeout.
    */
   readonly timeoutMs?: number;
+  /**
+   * The largest response body the client reads, in bytes; a larger one fails with
+   * `ResponseTooLargeError` and its connection is dropped. Default 64 MiB; `Infinity` for no limit.
+   * (The reference's HTTP client has a limit too, 2 MB by default; ours is roomier for batch responses.)
+   */
+  readonly maxResponseBytes?: number;
   /** Aborts every request of the client (e.g. on shutdown); a request's own signal is honoured as well. */
   readonly signal?: AbortSignal;
   /**
@@ -148,6 +159,7 @@ export interface ClientDefaults {
   readonly contentType: string;
   readonly accept: readonly string[];
   readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
   readonly methodHeader: MethodHeaderMode;
 }
 
@@ -158,6 +170,7 @@ export const DEFAULT_CLIENT_OPTIONS: ClientDefaults = Object.freeze({
   contentType: JSON_CONTENT_TYPE,
   accept: Object.freeze([]),
   timeoutMs: 10_000,
+  maxResponseBytes: 64 * 1024 * 1024,
   methodHeader: 'post',
 });
 
@@ -183,6 +196,7 @@ export interface ResolvedClientOptions {
   readonly acceptHeader: string | undefined;
   readonly codecs: CodecRegistry;
   readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
   readonly signal: AbortSignal | undefined;
   readonly fetch: FetchLike;
   readonly headers: Readonly<Record<string, string>>;
@@ -270,6 +284,20 @@ export function resolveClientOptions(options: ClientOptions | ResolvedClientOpti
     );
   }
 
+  const maxResponseBytes = options.maxResponseBytes ?? d.maxResponseBytes;
+  if (
+    typeof maxResponseBytes !== 'number' ||
+    !(
+      maxResponseBytes === Number.POSITIVE_INFINITY ||
+      (Number.isSafeInteger(maxResponseBytes) && maxResponseBytes > 0)
+    )
+  ) {
+    throw new ClientOptionsError(
+      'maxResponseBytes',
+      `expected a positive integer number of bytes, or Infinity; got ${String(maxResponseBytes)}`,
+    );
+  }
+
   const signal = options.signal;
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw new ClientOptionsError('signal', 'expected an AbortSignal');
@@ -312,6 +340,7 @@ export function resolveClientOptions(options: ClientOptions | ResolvedClientOpti
     acceptHeader: acceptHeaderFor(accept),
     codecs,
     timeoutMs,
+    maxResponseBytes,
     signal,
     fetch: fetchImpl as FetchLike,
     headers,

@@ -95,7 +95,12 @@ export class SvcClient {
       );
     }
     const transport = (r: HttpRequest): Promise<RawResponse> =>
-      sendHttp(r, { fetch: this.options.fetch, timeoutMs, signals: [this.options.signal, options.signal] });
+      sendHttp(r, {
+        fetch: this.options.fetch,
+        timeoutMs,
+        maxResponseBytes: this.options.maxResponseBytes,
+        signals: [this.options.signal, options.signal],
+      });
     const chain = this.options.filters.reduceRight<(r: HttpRequest) => Promise<RawResponse>>(
       (next, filter) => (r) => filter(r, next),
       transport,

@@ -1,5 +1,5 @@
 import type { HttpRequest } from './build-request';
-import { type ResponseHeaders, RequestTimeoutError, TransportError } from './errors';
+import { type ResponseHeaders, RequestTimeoutError, ResponseTooLargeError, TransportError } from './errors';
 import type { FetchLike } from './options';
 
 /** A response as received: status, headers (lower-case names) and the whole body. */
@@ -14,6 +14,8 @@ export interface TransportOptions {
   readonly fetch: FetchLike;
   /** For the whole exchange, body included; `Infinity` for none. */
   readonly timeoutMs: number;
+  /** The largest body read (default: no limit); see `ClientOptions.maxResponseBytes`. */
+  readonly maxResponseBytes?: number;
   /** Signals that abort the request (the client's, the request's); any of them aborting is enough. */
   readonly signals?: readonly (AbortSignal | undefined)[];
 }
@@ -55,7 +57,14 @@ export async function sendHttp(request: HttpRequest, options: TransportOptions):
       }, options.timeoutMs)
     : undefined;
 
+  const limit = options.maxResponseBytes ?? Number.POSITIVE_INFINITY;
+  const tooLarge = (): ResponseTooLargeError => {
+    const err = new ResponseTooLargeError(url, limit);
+    controller.abort(err);
+    return err;
+  };
   const outcome = (err: unknown): unknown => {
+    if (err instanceof ResponseTooLargeError) return err;
     if (abortedBy !== undefined) return abortedBy.reason;
     if (timedOut) return new RequestTimeoutError(url, options.timeoutMs);
     return new TransportError(url, err);
@@ -69,6 +78,7 @@ export async function sendHttp(request: HttpRequest, options: TransportOptions):
         headers: { ...request.headers },
         ...(request.body === undefined ? {} : { body: request.body }),
         signal: controller.signal,
+        ...(Number.isFinite(limit) ? { maxResponseBytes: limit } : {}),
       });
     } catch (err) {
       throw outcome(err);
@@ -79,12 +89,15 @@ export async function sendHttp(request: HttpRequest, options: TransportOptions):
       const prev = headers[lower];
       headers[lower] = prev === undefined ? value : `${prev}, ${value}`;
     });
+    const declared = headers['content-length'];
+    if (declared !== undefined && Number(declared) > limit) throw tooLarge();
     let body: Uint8Array;
     try {
       body = new Uint8Array(await response.arrayBuffer());
     } catch (err) {
       throw outcome(err);
     }
+    if (body.byteLength > limit) throw tooLarge();
     // an abort that raced the last chunk still wins: the caller asked to stop
     if (abortedBy !== undefined) throw abortedBy.reason;
     return { status: response.status, headers: Object.freeze(headers), body };

@@ -68,7 +68,8 @@ export const ERROR_CODES = {
   SVC_ERR_DATA_INVALID_OPTION: {
     errorName: 'InvalidOptionException',
     status: 500,
-    summary: 'A codec was configured with an option value it cannot use (e.g. a maxDepth that is not a positive integer).',
+    summary:
+      'A codec was configured with an option value it cannot use (e.g. a maxDepth that is not a positive integer).',
   },
   SVC_ERR_DATA_UNKNOWN_CONTENT_TYPE: {
     errorName: 'UnsupportedContentTypeException',
@@ -83,7 +84,8 @@ export const ERROR_CODES = {
   SVC_ERR_SCHEMA_PARSE: {
     errorName: 'SchemaParseError',
     status: 400,
-    summary: 'Schema text or a schema file has problems; the error lists every problem with its file, JSON path, line and column.',
+    summary:
+      'Schema text or a schema file has problems; the error lists every problem with its file, JSON path, line and column.',
   },
   SVC_ERR_SCHEMA_NOT_FOUND: {
     errorName: 'SchemaParseError',
@@ -98,7 +100,8 @@ export const ERROR_CODES = {
   SVC_ERR_VALIDATE_INVALID: {
     errorName: 'DataValidationError',
     status: 422,
-    summary: 'Data does not conform to its schema; the message lists every validation message (`ERROR :: /path :: text`).',
+    summary:
+      'Data does not conform to its schema; the message lists every validation message (`ERROR :: /path :: text`).',
   },
   SVC_ERR_AVRO_SCHEMA_TRANSLATION: {
     errorName: 'SchemaTranslationError',
@@ -138,8 +141,7 @@ export const ERROR_CODES = {
   SVC_ERR_TEMPLATE_REQUIRED_FIELD_MISSING: {
     errorName: 'RequiredFieldNotPresentException',
     status: 500,
-    summary:
-      'A strict getter found a required field absent and without a default.',
+    summary: 'A strict getter found a required field absent and without a default.',
   },
   SVC_ERR_TEMPLATE_ILLEGAL_ARGUMENT: {
     errorName: 'IllegalArgumentException',
@@ -150,20 +152,17 @@ export const ERROR_CODES = {
   SVC_ERR_TEMPLATE_NULL_VALUE: {
     errorName: 'NullValueException',
     status: 500,
-    summary:
-      'null or undefined was set in DISALLOW_NULL mode or as a union member value.',
+    summary: 'null or undefined was set in DISALLOW_NULL mode or as a union member value.',
   },
   SVC_ERR_TEMPLATE_NULL_UNION: {
     errorName: 'NullUnionUnsupportedOperationException',
     status: 500,
-    summary:
-      'A member was set on a null union; a null union stays null.',
+    summary: 'A member was set on a null union; a null union stays null.',
   },
   SVC_ERR_TEMPLATE_SCHEMA_CONFLICT: {
     errorName: 'TemplateSchemaException',
     status: 500,
-    summary:
-      'Two generated modules registered different schemas under the same name.',
+    summary: 'Two generated modules registered different schemas under the same name.',
   },
   SVC_ERR_TEMPLATE_SCHEMA_MISSING: {
     errorName: 'TemplateSchemaException',
@@ -174,20 +173,17 @@ export const ERROR_CODES = {
   SVC_ERR_TEMPLATE_NO_COERCER: {
     errorName: 'MissingCoercerException',
     status: 500,
-    summary:
-      'A custom-bound value was converted before a coercer was registered for its class.',
+    summary: 'A custom-bound value was converted before a coercer was registered for its class.',
   },
   SVC_ERR_CODEGEN_INPUT: {
     errorName: 'CodegenError',
     status: 400,
-    summary:
-      'A schema argument of the generator is neither a readable file nor a valid schema name.',
+    summary: 'A schema argument of the generator is neither a readable file nor a valid schema name.',
   },
   SVC_ERR_CODEGEN_NAME_CONFLICT: {
     errorName: 'CodegenError',
     status: 400,
-    summary:
-      'Two generated classes or accessors would get the same name; the message names both schemas.',
+    summary: 'Two generated classes or accessors would get the same name; the message names both schemas.',
   },
   SVC_ERR_CODEGEN_UNSUPPORTED: {
     errorName: 'CodegenError',
@@ -198,8 +194,7 @@ export const ERROR_CODES = {
   SVC_ERR_CODEGEN_BAD_BINDING: {
     errorName: 'CodegenError',
     status: 400,
-    summary:
-      'A typescript or java binding attribute of a typeref is malformed.',
+    summary: 'A typescript or java binding attribute of a typeref is malformed.',
   },
   SVC_ERR_PROTOCOL_URI_SYNTAX: {
     errorName: 'UriElementParseError',
@@ -222,20 +217,17 @@ export const ERROR_CODES = {
   SVC_ERR_PROTOCOL_MASK_SYNTAX: {
     errorName: 'MaskSyntaxError',
     status: 400,
-    summary:
-      'A projection mask (`fields`, `metadataFields`, `pagingFields`) is malformed.',
+    summary: 'A projection mask (`fields`, `metadataFields`, `pagingFields`) is malformed.',
   },
   SVC_ERR_PROTOCOL_VERSION_MALFORMED: {
     errorName: 'ProtocolVersionError',
     status: 400,
-    summary:
-      'The protocol version header is not three dot-separated integers.',
+    summary: 'The protocol version header is not three dot-separated integers.',
   },
   SVC_ERR_PROTOCOL_VERSION_UNSUPPORTED: {
     errorName: 'ProtocolVersionError',
     status: 400,
-    summary:
-      'The protocol version the client used is outside the supported range [1.0.0, 2.0.0].',
+    summary: 'The protocol version the client used is outside the supported range [1.0.0, 2.0.0].',
   },
   SVC_ERR_PROTOCOL_METHOD_NOT_SUPPORTED: {
     errorName: 'MethodRoutingError',
@@ -246,26 +238,22 @@ export const ERROR_CODES = {
   SVC_ERR_PROTOCOL_ACTION_NOT_POST: {
     errorName: 'MethodRoutingError',
     status: 400,
-    summary:
-      'An action (`?action=`) was sent with an HTTP method other than POST.',
+    summary: 'An action (`?action=`) was sent with an HTTP method other than POST.',
   },
   SVC_ERR_PROTOCOL_BAD_ACCEPT: {
     errorName: 'ContentNegotiationError',
     status: 400,
-    summary:
-      'The Accept header holds a media range that is not a media type.',
+    summary: 'The Accept header holds a media range that is not a media type.',
   },
   SVC_ERR_PROTOCOL_NOT_ACCEPTABLE: {
     errorName: 'ContentNegotiationError',
     status: 406,
-    summary:
-      'None of the types in the Accept header can be produced.',
+    summary: 'None of the types in the Accept header can be produced.',
   },
   SVC_ERR_PROTOCOL_UNSUPPORTED_MEDIA_TYPE: {
     errorName: 'ContentNegotiationError',
     status: 415,
-    summary:
-      'The request Content-Type names a body format the server does not read.',
+    summary: 'The request Content-Type names a body format the server does not read.',
   },
   SVC_ERR_PROTOCOL_BAD_PARAMETER: {
     errorName: 'InvalidParameterError',
@@ -306,14 +294,19 @@ export const ERROR_CODES = {
   SVC_ERR_CLIENT_TIMEOUT: {
     errorName: 'RequestTimeoutError',
     status: 504,
-    summary:
-      'A client request got no complete response within its timeout.',
+    summary: 'A client request got no complete response within its timeout.',
   },
   SVC_ERR_CLIENT_TRANSPORT: {
     errorName: 'TransportError',
     status: 502,
     summary:
       'A client request could not be sent or its response not read (connection refused or reset, DNS failure); the cause is chained.',
+  },
+  SVC_ERR_CLIENT_RESPONSE_TOO_LARGE: {
+    errorName: 'ResponseTooLargeError',
+    status: 502,
+    summary:
+      "A response body is larger than the client's maxResponseBytes (default 64 MiB); the client stops reading and drops the connection.",
   },
   SVC_ERR_CLIENT_RESPONSE_DECODE: {
     errorName: 'ResponseDecodingError',
@@ -342,8 +335,7 @@ export const ERROR_CODES = {
   SVC_ERR_BIND_MISSING_PARAMETER: {
     errorName: 'ParameterBindingError',
     status: 400,
-    summary:
-      "A required query or action parameter is absent (`Parameter 'x' is required`).",
+    summary: "A required query or action parameter is absent (`Parameter 'x' is required`).",
   },
   SVC_ERR_BIND_BAD_PARAMETER: {
     errorName: 'ParameterBindingError',
@@ -360,8 +352,7 @@ export const ERROR_CODES = {
   SVC_ERR_BIND_BODY_TOO_LARGE: {
     errorName: 'RequestBodyError',
     status: 413,
-    summary:
-      "The request body is larger than the server's `maxBodyBytes`.",
+    summary: "The request body is larger than the server's `maxBodyBytes`.",
   },
   SVC_ERR_BIND_BAD_PATCH: {
     errorName: 'PatchError',

@@ -33,6 +33,7 @@ describe('client options', () => {
       contentType: 'application/json',
       accept: [],
       timeoutMs: 10000,
+      maxResponseBytes: 64 * 1024 * 1024,
       methodHeader: 'post',
     });
     expect(o.baseUrl).toBe('http://127.0.0.1:8080');
@@ -69,6 +70,13 @@ describe('client options', () => {
     ['a zero timeout', { timeoutMs: 0 }, 'timeoutMs'],
     ['a fractional timeout', { timeoutMs: 1.5 }, 'timeoutMs'],
     ['a timeout beyond what timers hold', { timeoutMs: 2 ** 31 }, 'timeoutMs'],
+    ['a zero response limit', { maxResponseBytes: 0 }, 'maxResponseBytes'],
+    ['a fractional response limit', { maxResponseBytes: 10.5 }, 'maxResponseBytes'],
+    [
+      'a response limit that is not a number',
+      { maxResponseBytes: '1MB' },
+      'maxResponseBytes',
+    ],
     ['a signal that is not one', { signal: {} }, 'signal'],
     ['a header with a newline', { headers: { 'X-A': 'a\nb' } }, 'headers'],
     ['an unknown method header mode', { methodHeader: 'never' }, 'methodHeader'],

@@ -154,6 +154,46 @@ describe('transport failures', () => {
   });
 });
 
+describe('response size limit', () => {
+  const json = (n: number): string => JSON.stringify({ pad: 'x'.repeat(n) });
+
+  it('refuses a declared Content-Length over maxResponseBytes before reading it', async () => {
+    stub.reply(200, { 'content-type': 'application/json' }, json(2000));
+    const client = new SvcClient({ baseUrl: stub.baseUrl, maxResponseBytes: 1000 });
+    const err = await rejection(client.send(get));
+    expect(isSvcError(err, 'ResponseTooLargeError', 'SVC_ERR_CLIENT_RESPONSE_TOO_LARGE')).toBe(true);
+    expect((err as Error).message).toContain('maxResponseBytes (1000 bytes)');
+  });
+
+  it('stops reading a chunked body as soon as it passes the limit, and hangs up', async () => {
+    stub.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"pad":"');
+      // an endless body: only the client's limit ends it
+      const timer = setInterval(() => res.write('x'.repeat(512)), 5);
+      res.on('close', () => clearInterval(timer));
+    };
+    const client = new SvcClient({ baseUrl: stub.baseUrl, maxResponseBytes: 4096, timeoutMs: 5000 });
+    const err = await rejection(client.send(get));
+    expect(isSvcError(err, 'ResponseTooLargeError', 'SVC_ERR_CLIENT_RESPONSE_TOO_LARGE')).toBe(true);
+    await eventually(() => stub.closedEarly.includes('/photos/1'));
+  });
+
+  it('checks the size read through an injected fetch too', async () => {
+    stub.reply(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, json(2000));
+    const client = new SvcClient({ baseUrl: stub.baseUrl, maxResponseBytes: 1000, fetch: globalThis.fetch });
+    const err = await rejection(client.send(get));
+    expect(isSvcError(err, 'ResponseTooLargeError', 'SVC_ERR_CLIENT_RESPONSE_TOO_LARGE')).toBe(true);
+  });
+
+  it('reads a body right at the limit', async () => {
+    const body = JSON.stringify({ id: 1 });
+    stub.reply(200, { 'content-type': 'application/json' }, body);
+    const client = new SvcClient({ baseUrl: stub.baseUrl, maxResponseBytes: body.length });
+    expect((await client.send(get)).entity.get('id')).toBe(1);
+  });
+});
+
 describe('an injected fetch', () => {
   it('gets the method, URL, headers, body and a signal', async () => {
     const calls: Array<Parameters<FetchLike>> = [];
