@@ -72,7 +72,7 @@ export class DataList implements Iterable<DataValue> {
   set(index: number, value: DataValue): DataValue {
     this.checkMutable();
     this.checkIndex(index, this[STORE].length);
-    const checked = checkValue(this, value, `DataList index ${index}`);
+    const checked = checkValue(this, value, index);
     const previous = this.peek(index);
     this[STORE][index] = checked;
     return previous;
@@ -82,7 +82,7 @@ export class DataList implements Iterable<DataValue> {
   add(value: DataValue): this {
     this.checkMutable();
     const store = this[STORE];
-    store.push(checkValue(this, value, `DataList index ${store.length}`));
+    store.push(checkValue(this, value, store.length));
     return this;
   }
 
@@ -90,7 +90,7 @@ export class DataList implements Iterable<DataValue> {
   addAt(index: number, value: DataValue): this {
     this.checkMutable();
     this.checkIndex(index, this[STORE].length + 1);
-    this[STORE].splice(index, 0, checkValue(this, value, `DataList index ${index}`));
+    this[STORE].splice(index, 0, checkValue(this, value, index));
     return this;
   }
 

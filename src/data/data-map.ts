@@ -110,7 +110,7 @@ export class DataMap implements Iterable<[string, DataValue]> {
   put(key: string, value: DataValue): DataValue | undefined {
     this.checkMutable();
     if (typeof key !== 'string') throw new ClassCastException(`DataMap keys are strings, got ${typeof key}`);
-    const checked = checkValue(this, value, `DataMap key '${key}'`);
+    const checked = checkValue(this, value, key);
     const previous = this.peek(key);
     setOwn(this[STORE], key, checked);
     return previous;
@@ -123,7 +123,7 @@ export class DataMap implements Iterable<[string, DataValue]> {
   set(key: string, value: DataValue): this {
     this.checkMutable();
     if (typeof key !== 'string') throw new ClassCastException(`DataMap keys are strings, got ${typeof key}`);
-    setOwn(this[STORE], key, checkValue(this, value, `DataMap key '${key}'`));
+    setOwn(this[STORE], key, checkValue(this, value, key));
     return this;
   }
 

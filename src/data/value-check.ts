@@ -21,12 +21,19 @@ interface Wrapper {
   [INSERTED]: boolean;
 }
 
+/** Where a value goes, for messages: `DataMap key 'k'` for a string key, `DataList index i` for an index. */
+function describeSlot(slot: string | number): string {
+  return typeof slot === 'string' ? `DataMap key '${slot}'` : `DataList index ${slot}`;
+}
+
 /**
- * Checks a value on its way into `container` and returns what its store should hold (see internal.ts):
- * a child container's store, raw `null` for Data.NULL, bigints inside ±2^53 as numbers (so that every long
- * has exactly one representation: number when exact, bigint otherwise), other values as they are.
+ * Checks a value on its way into `container` at `slot` (a map key or a list index) and returns what its
+ * store should hold (see internal.ts): a child container's store, raw `null` for Data.NULL, bigints inside
+ * ±2^53 as numbers (so that every long has exactly one representation: number when exact, bigint
+ * otherwise), other values as they are. The slot is named in messages only: building the text up front
+ * cost a string per insertion, on the hot path of every response body (bench/resources.bench.ts).
  */
-export function checkValue(container: Wrapper, value: unknown, where: string): unknown {
+export function checkValue(container: Wrapper, value: unknown, slot: string | number): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -34,38 +41,61 @@ export function checkValue(container: Wrapper, value: unknown, where: string): u
     case 'number':
       if (value !== value || value === Infinity || value === -Infinity) {
         throw new IllegalDataValueException(
-          `${where}: ${value} is not data; NaN and Infinity have no JSON form, so the data layer refuses them`,
+          `${describeSlot(slot)}: ${value} is not data; NaN and Infinity have no JSON form, so the data layer refuses them`,
         );
       }
       return value;
     case 'bigint':
       if (value >= SAFE_MIN && value <= SAFE_MAX) return Number(value);
       if (value < LONG_MIN || value > LONG_MAX) {
-        throw new IllegalDataValueException(`${where}: ${value} is outside the 64-bit long range`);
+        throw new IllegalDataValueException(
+          `${describeSlot(slot)}: ${value} is outside the 64-bit long range`,
+        );
       }
       return value;
     case 'object': {
       if (value === null) {
-        throw new IllegalDataValueException(`${where}: null is not data; use Data.NULL for a JSON null`);
+        throw new IllegalDataValueException(
+          `${describeSlot(slot)}: null is not data; use Data.NULL for a JSON null`,
+        );
       }
       const kind = (value as { [KIND]?: number })[KIND];
       if (kind === undefined) {
         throw new IllegalDataValueException(
-          `${where}: a plain ${Array.isArray(value) ? 'array' : 'object'} is not data; use DataList/DataMap (or Data.fromJS)`,
+          `${describeSlot(slot)}: a plain ${Array.isArray(value) ? 'array' : 'object'} is not data; use DataList/DataMap (or Data.fromJS)`,
         );
       }
       if (kind === KIND_NULL) return null;
       if (kind === KIND_MAP || kind === KIND_LIST) {
         const child = value as Wrapper;
-        checkNoCycle(container, child, where);
-        linkWrapper(value as DataMap | DataList);
+        // a container inserted before is linked already (INSERTED is only ever set with the link): skip
+        // reading its store's back-reference, a megamorphic load when entities of many shapes are reused
+        // across responses (bench/resources.bench.ts)
+        const linked = child[INSERTED];
+        checkNoCycle(container, child, slot);
+        if (!linked) linkWrapper(value as DataMap | DataList);
         return child[STORE];
       }
       return value;
     }
     default:
-      throw new IllegalDataValueException(`${where}: a value of type ${typeof value} is not data`);
+      throw new IllegalDataValueException(
+        `${describeSlot(slot)}: a value of type ${typeof value} is not data`,
+      );
   }
+}
+
+/** A parent that no container holds and that nothing reaches: what {@link checkValueForFreshStore} checks against. */
+const FRESH_PARENT: Wrapper = { [STORE]: {}, [INSERTED]: false };
+
+/**
+ * What a fresh raw store (one that no container holds and no wrapper owns yet) should hold for `value` at
+ * `slot`: {@link checkValue} for a parent nothing can reach, so no insertion can make a cycle. For code that
+ * builds a store graph and adopts its root afterwards (as the decoders and the URI parser do) while putting
+ * existing containers into it: they are marked inserted and linked, as `set` would.
+ */
+export function checkValueForFreshStore(value: unknown, slot: string | number): unknown {
+  return checkValue(FRESH_PARENT, value, slot);
 }
 
 /**
@@ -76,10 +106,10 @@ export function checkValue(container: Wrapper, value: unknown, where: string): u
  * can be it. That covers the common bottom-up construction in O(1); only a parent that already sits inside
  * a graph pays for a walk of `child`'s subtree.
  */
-function checkNoCycle(parent: Wrapper, child: Wrapper, where: string): void {
+function checkNoCycle(parent: Wrapper, child: Wrapper, slot: string | number): void {
   if (child === parent || (parent[INSERTED] && reaches(child[STORE], parent[STORE]))) {
     throw new IllegalDataValueException(
-      `${where}: inserting this container would make the data graph cyclic`,
+      `${describeSlot(slot)}: inserting this container would make the data graph cyclic`,
       'SVC_ERR_DATA_CYCLE',
     );
   }

@@ -160,6 +160,7 @@ export {
   type ErrorBody,
   type BatchGetResult,
   type BatchGetResponse,
+  BatchGetBodyBuilder,
   batchGetResponse,
   readBatchGetResponse,
   type UpdateStatus,

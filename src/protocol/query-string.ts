@@ -3,7 +3,7 @@ import { QuerySyntaxError, UriElementParseError } from './errors';
 import { encodeMask } from './mask';
 import { contextualEncode, percentDecode } from './uri-component-encoding';
 import { encodeElement, encodeUriString } from './uri-element-encoder';
-import { parseElement } from './uri-element-parser';
+import { type ParseElementOptions, parseElement } from './uri-element-parser';
 
 /** Names of the query parameters the framework itself reads (wire facts §3.3). */
 export const QueryParam = {
@@ -38,6 +38,36 @@ export const PROJECTION_PARAMS: ReadonlySet<string> = new Set([
   QueryParam.METADATA_FIELDS,
   QueryParam.PAGING_FIELDS,
 ]);
+
+/**
+ * A decoded parameter name, as the framework's own literal when it is one of its names. A decoded name is a
+ * new string on every request, and V8 looks a new string used as a property key (the query map's entry)
+ * up in its string table first; the literal is there already. Comparing costs less than that lookup.
+ */
+function knownName(name: string): string {
+  switch (name) {
+    case QueryParam.IDS:
+      return QueryParam.IDS;
+    case QueryParam.FINDER:
+      return QueryParam.FINDER;
+    case QueryParam.FIELDS:
+      return QueryParam.FIELDS;
+    case QueryParam.START:
+      return QueryParam.START;
+    case QueryParam.COUNT:
+      return QueryParam.COUNT;
+    case QueryParam.ACTION:
+      return QueryParam.ACTION;
+    default:
+      return name;
+  }
+}
+
+function isProjectionParam(name: string): boolean {
+  return (
+    name === QueryParam.FIELDS || name === QueryParam.METADATA_FIELDS || name === QueryParam.PAGING_FIELDS
+  );
+}
 
 /** Query parameters by name: a DataMap, a Map, an iterable of pairs or a plain object of data values. */
 export type QueryParamsInit =
@@ -144,31 +174,35 @@ export function splitQuery(rawQuery: string, requestUri?: string): Array<[name: 
   const out: Array<[string, string]> = [];
   const n = rawQuery.length;
   let start = 0;
+  let nextEq = rawQuery.indexOf('='); // the first '=' at or after `start` (kept, so the scan stays linear)
   while (start < n) {
     let end = rawQuery.indexOf('&', start);
     if (end === -1) end = n;
-    if (end > start) {
-      const piece = rawQuery.slice(start, end);
-      const eq = piece.indexOf('=');
-      if (eq !== 0) {
-        const rawName = eq === -1 ? piece : piece.slice(0, eq);
-        let name: string;
-        try {
-          name = percentDecode(rawName, true);
-        } catch (err) {
-          throw querySyntax(
-            `bad query parameter name '${rawName}': ${(err as Error).message}`,
-            requestUri,
-            rawName,
-            err,
-          );
-        }
-        out.push([name, eq === -1 ? '' : piece.slice(eq + 1)]);
-      }
+    if (nextEq !== -1 && nextEq < start) nextEq = rawQuery.indexOf('=', start);
+    const eq = nextEq !== -1 && nextEq < end ? nextEq : -1;
+    if (end > start && eq !== start) {
+      const rawName = rawQuery.slice(start, eq === -1 ? end : eq);
+      out.push([decodeName(rawName, requestUri), eq === -1 ? '' : rawQuery.slice(eq + 1, end)]);
     }
     start = end + 1;
   }
   return out;
+}
+
+/** A parameter name, URL-decoded (`+` is a space). */
+function decodeName(rawName: string, requestUri: string | undefined): string {
+  let name: string;
+  try {
+    name = percentDecode(rawName, true);
+  } catch (err) {
+    throw querySyntax(
+      `bad query parameter name '${rawName}': ${(err as Error).message}`,
+      requestUri,
+      rawName,
+      err,
+    );
+  }
+  return knownName(name);
 }
 
 /** Options of {@link parseQueryParams}. */
@@ -192,6 +226,16 @@ export function parseQueryParams(rawQuery: string | undefined, options?: ParseQu
   const result = new DataMap();
   if (rawQuery === undefined || rawQuery === '') return result;
   const requestUri = options?.requestUri;
+  const parseOptions = options?.maxDepth === undefined ? undefined : { maxDepth: options.maxDepth };
+  if (rawQuery.indexOf('&') === -1) {
+    // one parameter (batch_get's `ids`, most gets): no pairs to make, no repeats to look for
+    const eq = rawQuery.indexOf('=');
+    if (eq !== 0) {
+      const name = decodeName(eq === -1 ? rawQuery : rawQuery.slice(0, eq), requestUri);
+      putParam(result, name, eq === -1 ? '' : rawQuery.slice(eq + 1), parseOptions, requestUri);
+    }
+    return result;
+  }
   const pairs = splitQuery(rawQuery, requestUri);
   if (pairs.length > 1) {
     const seen = new Set<string>();
@@ -201,18 +245,27 @@ export function parseQueryParams(rawQuery: string | undefined, options?: ParseQu
       seen.add(name);
     }
   }
-  const parseOptions = options?.maxDepth === undefined ? undefined : { maxDepth: options.maxDepth };
-  for (const [name, raw] of pairs) {
-    if (PROJECTION_PARAMS.has(name)) {
-      result.put(name, raw);
-      continue;
-    }
-    try {
-      result.put(name, parseElement(raw, parseOptions));
-    } catch (err) {
-      if (!(err instanceof UriElementParseError)) throw err;
-      throw querySyntax(`error while parsing query param '${name}'\n${err.message}`, requestUri, name, err);
-    }
-  }
+  for (const [name, raw] of pairs) putParam(result, name, raw, parseOptions, requestUri);
   return result;
+}
+
+/** Parses one parameter's raw value into `result` (the raw text of a projection parameter). */
+function putParam(
+  result: DataMap,
+  name: string,
+  raw: string,
+  parseOptions: ParseElementOptions | undefined,
+  requestUri: string | undefined,
+): void {
+  // set, not put: names are unique here, so there is no previous value to look up
+  if (isProjectionParam(name)) {
+    result.set(name, raw);
+    return;
+  }
+  try {
+    result.set(name, parseElement(raw, parseOptions));
+  } catch (err) {
+    if (!(err instanceof UriElementParseError)) throw err;
+    throw querySyntax(`error while parsing query param '${name}'\n${err.message}`, requestUri, name, err);
+  }
 }

@@ -68,17 +68,18 @@ export interface RoutingInput {
   readonly requestUri: string;
 }
 
-function key(
-  http: string,
-  header: string,
+/** The five flags as one small integer: an index instead of a key string built per request. */
+function flagBits(
   action: boolean,
   finder: boolean,
   batchFinder: boolean,
   batch: boolean,
   entity: boolean,
-): string {
-  return `${http}|${header}|${+action}${+finder}${+batchFinder}${+batch}${+entity}`;
+): number {
+  return (+action << 4) | (+finder << 3) | (+batchFinder << 2) | (+batch << 1) | +entity;
 }
+
+type Table = ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<ResourceMethod | undefined>>>;
 
 /**
  * The routing table: HTTP method, upper-cased method header ('' when absent) and the flags action (`action`
@@ -86,8 +87,8 @@ function key(
  * rather than conditions, as the reference has it, so that no ordering subtleties creep in. The header is
  * needed only to tell `batch_create` from `create`; when given it must agree with the rest.
  */
-const TABLE: ReadonlyMap<string, ResourceMethod> = (() => {
-  const t = new Map<string, ResourceMethod>();
+const TABLE: Table = (() => {
+  const t = new Map<string, Map<string, Array<ResourceMethod | undefined>>>();
   //      http       header                    action  finder batchF batch  entity
   const rows: Array<[string, string, boolean, boolean, boolean, boolean, boolean, ResourceMethod]> = [
     ['GET', '', false, false, false, false, true, 'get'],
@@ -126,9 +127,19 @@ const TABLE: ReadonlyMap<string, ResourceMethod> = (() => {
     ['POST', 'BATCH_CREATE', false, false, false, false, false, 'batch_create'],
   ];
   for (const [http, header, a, f, bf, b, e, m] of rows) {
-    const k = key(http, header, a, f, bf, b, e);
-    if (t.has(k)) throw new Error(`routing table conflict: ${t.get(k)} vs ${m}`);
-    t.set(k, m);
+    let byHeader = t.get(http);
+    if (byHeader === undefined) {
+      byHeader = new Map<string, Array<ResourceMethod | undefined>>();
+      t.set(http, byHeader);
+    }
+    let byFlags = byHeader.get(header);
+    if (byFlags === undefined) {
+      byFlags = new Array<ResourceMethod | undefined>(32).fill(undefined);
+      byHeader.set(header, byFlags);
+    }
+    const bits = flagBits(a, f, bf, b, e);
+    if (byFlags[bits] !== undefined) throw new Error(`routing table conflict: ${byFlags[bits]} vs ${m}`);
+    byFlags[bits] = m;
   }
   return t;
 })();
@@ -146,7 +157,9 @@ const TABLE: ReadonlyMap<string, ResourceMethod> = (() => {
  *   POST (was GET)`, or `Method 'PATCH' is not supported for URI '/r'`
  */
 export function routeResourceMethod(input: RoutingInput): ResourceMethod {
-  const http = input.httpMethod.toUpperCase();
+  const m = input.httpMethod;
+  // Node gives the usual methods in upper case already: skip the case conversion for them
+  const http = m === 'GET' || m === 'POST' || m === 'PUT' || m === 'DELETE' ? m : m.toUpperCase();
   let action = input.query.has(QueryParam.ACTION);
   let finder = input.query.has(QueryParam.FINDER);
   let batchFinder = input.query.has(QueryParam.BATCH_FINDER);
@@ -160,10 +173,12 @@ export function routeResourceMethod(input: RoutingInput): ResourceMethod {
     finder = false;
     batchFinder = false;
   }
-  const header = (input.methodHeader ?? '').toUpperCase();
-  const found = TABLE.get(
-    key(http, header, action, finder, batchFinder, input.query.has(QueryParam.IDS), input.entity),
-  );
+  const header =
+    input.methodHeader === undefined || input.methodHeader === '' ? '' : input.methodHeader.toUpperCase();
+  const found =
+    TABLE.get(http)?.get(header)?.[
+      flagBits(action, finder, batchFinder, input.query.has(QueryParam.IDS), input.entity)
+    ];
   if (found !== undefined) return found;
   if (input.query.has(QueryParam.ACTION) && http !== 'POST') {
     throw new MethodRoutingError(

@@ -17,6 +17,7 @@ import {
 } from '../protocol';
 import type { RecordTemplate } from '../templates';
 import { RequestBodyError } from './errors';
+import { keyAsIs } from './key-types';
 import { PatchRequest, checkPatch } from './patch';
 import type { RouteResult } from './router';
 import type { BoundInput, Invocation, RequestHeaders, ResourceContext, SvcLogger } from './request';
@@ -53,23 +54,25 @@ export interface BoundCall {
 
 /** The request-scoped context handlers receive (see {@link ResourceContext}). */
 export class Context implements ResourceContext {
-  readonly resource: string;
-  readonly method: ResourceMethod;
-  readonly methodName: string | undefined;
-  readonly requestUri: string;
-  readonly headers: RequestHeaders;
-  readonly protocolVersion: ProtocolVersion;
-  readonly pathKeys: ReadonlyMap<string, unknown>;
-  readonly query: DataMap;
-  readonly projection: DataMap | undefined;
-  readonly metadataProjection: DataMap | undefined;
-  readonly pagingProjection: DataMap | undefined;
-  readonly paging: Paging;
-  readonly responseType: string;
-  readonly attributes: ReadonlyMap<string | symbol, unknown>;
-  readonly log: SvcLogger;
+  // `declare`: the constructor sets every field; a plain declaration would also define each as undefined
+  // first (class fields), one store more per field on every request
+  declare readonly resource: string;
+  declare readonly method: ResourceMethod;
+  declare readonly methodName: string | undefined;
+  declare readonly requestUri: string;
+  declare readonly headers: RequestHeaders;
+  declare readonly protocolVersion: ProtocolVersion;
+  declare readonly pathKeys: ReadonlyMap<string, unknown>;
+  declare readonly query: DataMap;
+  declare readonly projection: DataMap | undefined;
+  declare readonly metadataProjection: DataMap | undefined;
+  declare readonly pagingProjection: DataMap | undefined;
+  declare readonly paging: Paging;
+  declare readonly responseType: string;
+  declare readonly attributes: ReadonlyMap<string | symbol, unknown>;
+  declare readonly log: SvcLogger;
   /** Headers handlers set, added to the response. */
-  responseHeaders: Record<string, string> | undefined = undefined;
+  declare responseHeaders: Record<string, string> | undefined;
 
   constructor(route: RouteResult, req: BindingRequest, paging: Paging) {
     this.resource = route.resource.path;
@@ -92,6 +95,7 @@ export class Context implements ResourceContext {
     this.responseType = req.responseType;
     this.attributes = req.attributes;
     this.log = req.log;
+    this.responseHeaders = undefined;
   }
 
   setResponseHeader(name: string, value: string): void {
@@ -133,6 +137,11 @@ function batchKeys(
 ): { typed: unknown[]; wire: ResourceKey[]; errors: BatchKeyError[] } {
   const keyType = route.resource.keyType!;
   const ids = decodeBatchIds(query.get(QueryParam.IDS), keyType.spec) ?? { keys: [], errors: [] };
+  if (keyType.kind === 'simple') {
+    // a bad simple id fails the whole request (in decoding, or here in the key type): no per-key errors
+    const typed = keyType.fromProtocol === keyAsIs ? ids.keys : ids.keys.map((k) => keyType.fromProtocol(k));
+    return { typed, wire: ids.keys, errors: ids.errors };
+  }
   const typed: unknown[] = [];
   const wire: ResourceKey[] = [];
   const errors = [...ids.errors];
@@ -141,7 +150,7 @@ function batchKeys(
       typed.push(keyType.fromProtocol(k));
       wire.push(k);
     } catch (err) {
-      if (!(err instanceof InvalidKeyError) || keyType.kind === 'simple') throw err;
+      if (!(err instanceof InvalidKeyError)) throw err;
       errors.push({ key: encodeKeyForBody(k, true), error: err });
     }
   }

@@ -67,6 +67,14 @@ export interface ComplexResourceKey<KR extends RecordTemplate, PR extends Record
 }
 
 /**
+ * The conversion of simple key types, both ways: handlers see the protocol's simple key values as they are.
+ * Shared, so that callers can tell it apart and skip calling it per key (a batch's ids).
+ */
+export function keyAsIs<T>(key: T): T {
+  return key;
+}
+
+/**
  * A simple key of a primitive or enum type (`simpleKey(LONG)`, `simpleKey(enumOf(Color))`).
  * @throws TypeError for a record or array type (use {@link complexKey})
  */
@@ -79,8 +87,8 @@ export function simpleKey<T extends SimpleKey>(type: ValueType<T>): KeyType<T> {
     kind: 'simple' as const,
     typeName: type.typeName,
     spec: { kind: 'simple', type: part } as const,
-    fromProtocol: (key: ResourceKey): T => key as T,
-    toProtocol: (key: T): ResourceKey => key,
+    fromProtocol: keyAsIs as (key: ResourceKey) => T,
+    toProtocol: keyAsIs,
   });
 }
 

@@ -204,14 +204,19 @@ function addValidation<
 
 function svcRequest(request: FastifyRequest, prefix: string): ResourceRequest {
   const url = request.url;
-  const rawPath = rawPathOf(url);
+  // a request target has no fragment (RFC 9112), but rawPathOf and rawQueryOf cut one off if sent: take the
+  // scan for '?' and '#' they make only when there is a '#'
+  const q = url.indexOf('?');
+  const plain = url.indexOf('#') === -1;
+  const rawPath = plain ? (q === -1 ? url : url.slice(0, q)) : rawPathOf(url);
+  const method = request.method;
   const body = request.body;
   return {
     // HEAD is answered like GET (fastify drops the body)
-    method: request.method === 'HEAD' ? 'GET' : request.method,
+    method: method === 'HEAD' ? 'GET' : method,
     url,
-    path: rawPath.startsWith(prefix) ? rawPath.slice(prefix.length) : rawPath,
-    query: rawQueryOf(url),
+    path: prefix === '' ? rawPath : rawPath.startsWith(prefix) ? rawPath.slice(prefix.length) : rawPath,
+    query: plain ? (q === -1 ? undefined : url.slice(q + 1)) : rawQueryOf(url),
     headers: request.headers,
     body: body instanceof Uint8Array ? body : undefined,
     attributes: EMPTY_ATTRIBUTES,
@@ -224,7 +229,9 @@ const PASS_THROUGH = (payload: unknown): string => payload as string;
 
 function send(reply: FastifyReply, out: EncodedResponse): void {
   reply.code(out.status);
-  reply.headers(out.headers);
+  const headers = out.headers;
+  // reply.headers(), without the array of names it makes per response
+  for (const name in headers) reply.header(name, headers[name]);
   const body = out.body;
   if (body === undefined) reply.send();
   // a serializer keeps fastify from appending `; charset=utf-8` to a JSON Content-Type: the header says
@@ -276,7 +283,9 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
   // which fastify would await (until the response finishes) and then try to send again (it only warns, but
   // builds an error each time): that cost a third of the throughput (bench/resources.bench.ts)
   const handler = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
-    const out = pipeline.handle(svcRequest(request, prefix), request.log);
+    const svc = svcRequest(request, prefix);
+    // Node's header names are lower case; headers a hook set (`request.headers = ...`) are merged into a copy
+    const out = pipeline.handle(svc, request.log, svc.headers === request.raw.headers);
     if (isPromise(out)) {
       return out.then((r) => {
         send(reply, r);

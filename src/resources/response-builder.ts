@@ -10,7 +10,7 @@ import {
   actionResponse,
   applyProjection,
   batchCreateResponse,
-  batchGetResponse,
+  BatchGetBodyBuilder,
   batchUpdateResponse,
   buildErrorResponse,
   collectionMetadataMap,
@@ -60,15 +60,27 @@ function methodLabel(call: BoundCall): string {
   return `${call.route.resource.path} ${call.route.target.label}`;
 }
 
-/** The data of an entity a handler returned: a generated record (its data) or a DataMap. */
-function entityData(call: BoundCall, v: unknown, what: string): DataMap {
-  if (v instanceof DataMap) return v;
+/** No key or index for {@link entityData}'s message. */
+const NOTHING = Symbol('nothing');
+
+/**
+ * The data of an entity a handler returned: a generated record (its data) or a DataMap. The message names
+ * `what` followed by `of` (a key or an index), built only on failure: a batch or a page calls this once
+ * per entity.
+ */
+function entityData(call: BoundCall, v: unknown, what: string, of: unknown = NOTHING): DataMap {
+  // a generated record first: what handlers return most
   if (isObject(v) && typeof v.data === 'function') {
     const d: unknown = (v.data as () => unknown)();
     if (d instanceof DataMap) return d;
   }
-  if (v === null || v === undefined) throw new NullResultError(`${methodLabel(call)} (${what})`);
-  throw new InvalidResultError(methodLabel(call), `${what} must be a ${call.route.resource.valueClass.name}`);
+  if (v instanceof DataMap) return v;
+  const label = of === NOTHING ? what : `${what} ${show(of)}`;
+  if (v === null || v === undefined) throw new NullResultError(`${methodLabel(call)} (${label})`);
+  throw new InvalidResultError(
+    methodLabel(call),
+    `${label} must be a ${call.route.resource.valueClass.name}`,
+  );
 }
 
 function statusOf(call: BoundCall, v: unknown, fallback: number): number {
@@ -104,6 +116,24 @@ function entries<K, V>(v: unknown, call: BoundCall, what: string): Iterable<read
     return v as unknown as Iterable<readonly [K, V]>;
   }
   throw new InvalidResultError(methodLabel(call), `${what} must be a Map (or iterable of [key, value])`);
+}
+
+/**
+ * Calls `f` for each entry of a handler's map result (see {@link entries}), value first as `Map.forEach`
+ * has it: a Map goes through `forEach`, which hands over key and value without the `[key, value]` array
+ * its iterator makes per entry.
+ */
+function eachEntry(
+  v: unknown,
+  call: BoundCall,
+  what: string,
+  f: (value: unknown, key: unknown) => void,
+): void {
+  if (v instanceof Map) {
+    (v as Map<unknown, unknown>).forEach(f);
+    return;
+  }
+  for (const [key, value] of entries<unknown, unknown>(v, call, what)) f(value, key);
 }
 
 function project(call: BoundCall, data: DataMap): DataMap {
@@ -189,7 +219,7 @@ function buildBatchCreate(call: BoundCall, result: unknown, options: BuildOption
       location: locationFor(uri, encodeKeyForPath(key)),
     };
     if (item.entity !== undefined && call.returnEntity)
-      s.entity = project(call, entityData(call, item.entity, `the entity of element ${i}`));
+      s.entity = project(call, entityData(call, item.entity, 'the entity of element', i));
     return s;
   });
   return ok(200, batchCreateResponse(items));
@@ -212,29 +242,36 @@ function buildUpdate(call: BoundCall, result: unknown): ResourceResponse {
 
 function buildBatchGet(call: BoundCall, result: unknown, options: BuildOptions): ResourceResponse {
   if (result === null || result === undefined) throw new NullResultError(methodLabel(call));
-  const results: Array<[string, DataMap]> = [];
-  const statuses: Array<[string, number]> = [];
-  const errors: Array<[string, DataMap]> = [];
-  let resultEntries: Iterable<readonly [unknown, unknown]>;
+  // one pass over the handler's maps, straight into the body
+  const body = new BatchGetBodyBuilder();
+  let resultMap: unknown = result;
+  let what = 'batch_get result';
   if (isObject(result) && !(result instanceof Map) && 'results' in result) {
-    resultEntries = entries(result.results, call, 'results');
+    resultMap = result.results;
+    what = 'results';
+    entries(resultMap, call, 'results'); // its shape error comes first
     if (result.statuses !== undefined) {
-      for (const [k, s] of entries<unknown, unknown>(result.statuses, call, 'statuses'))
-        statuses.push([bodyKey(call, k), statusOf(call, s, 200)]);
+      eachEntry(result.statuses, call, 'statuses', (s, k) => {
+        body.status(bodyKey(call, k), statusOf(call, s, 200));
+      });
     }
     if (result.errors !== undefined) {
-      for (const [k, e] of entries<unknown, unknown>(result.errors, call, 'errors'))
-        errors.push([bodyKey(call, k), itemError(e, options)]);
+      eachEntry(result.errors, call, 'errors', (e, k) => {
+        body.error(bodyKey(call, k), itemError(e, options));
+      });
     }
-  } else {
-    resultEntries = entries(result, call, 'batch_get result');
   }
-  for (const [k, v] of resultEntries) {
-    if (isServiceError(v)) errors.push([bodyKey(call, k), itemError(v, options)]);
-    else results.push([bodyKey(call, k), project(call, entityData(call, v, `the entity of key ${show(k)}`))]);
-  }
-  for (const e of call.keyErrors) errors.push([e.key, itemError(e.error, options)]);
-  return ok(200, batchGetResponse({ results, statuses, errors }));
+  const projection = call.invocation.ctx.projection;
+  eachEntry(resultMap, call, what, (v, k) => {
+    if (isServiceError(v)) {
+      body.error(bodyKey(call, k), itemError(v, options));
+      return;
+    }
+    const data = entityData(call, v, 'the entity of key', k);
+    body.result(bodyKey(call, k), projection === undefined ? data : applyProjection(data, projection));
+  });
+  for (const e of call.keyErrors) body.error(e.key, itemError(e.error, options));
+  return ok(200, body.build());
 }
 
 function buildBatchUpdate(call: BoundCall, result: unknown, options: BuildOptions): ResourceResponse {
@@ -272,7 +309,7 @@ function buildBatchUpdate(call: BoundCall, result: unknown, options: BuildOption
       results.push([
         key,
         call.returnEntity
-          ? { status, entity: project(call, entityData(call, v.entity, `the entity of key ${key}`)) }
+          ? { status, entity: project(call, entityData(call, v.entity, 'the entity of key', key)) }
           : { status },
       ]);
     } else {
@@ -319,7 +356,7 @@ function buildCollection(call: BoundCall, result: unknown): ResourceResponse {
     total ??= elements.length;
     elements = elements.slice(start, start + count);
   }
-  const data = elements.map((e, i) => project(call, entityData(call, e, `element ${i}`)));
+  const data = elements.map((e, i) => project(call, entityData(call, e, 'element', i)));
   const links = pagingLinks({
     requestUri: ctx.requestUri,
     start,

@@ -61,10 +61,12 @@ function notFound(path: string): ResourceNotFoundError {
  */
 export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingRequest): RouteResult {
   const path = req.path;
-  // '/photos/1' → ['photos', '1']; a trailing slash is ignored
+  // '/photos/1' → 'photos', then '1' (segments found with indexOf, no array); a trailing slash is ignored
   const end = path.length > 1 && path.endsWith('/') ? path.length - 1 : path.length;
-  const segments = path.slice(path.startsWith('/') ? 1 : 0, end).split('/');
-  const rootSegment = segments[0]!;
+  let from = path.startsWith('/') ? 1 : 0;
+  let to = path.indexOf('/', from);
+  if (to === -1 || to > end) to = end;
+  const rootSegment = path.slice(from, to);
   const rootName = segmentName(rootSegment);
   const root = rootName === undefined ? undefined : roots.get(rootName);
   if (root === undefined) {
@@ -74,8 +76,11 @@ export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingReq
   let entity = resource.kind === 'simple';
   let key: unknown = undefined;
   let pathKeys: Map<string, unknown> | undefined;
-  for (let i = 1; i < segments.length; i++) {
-    const segment = segments[i]!;
+  while (to < end) {
+    from = to + 1;
+    to = path.indexOf('/', from);
+    if (to === -1 || to > end) to = end;
+    const segment = path.slice(from, to);
     if (entity) {
       const name = segmentName(segment);
       const sub: ResourceModel | undefined = name === undefined ? undefined : resource.subresources.get(name);

@@ -214,6 +214,17 @@ describe('DataMap', () => {
       const c = root.getDataMap('a')!.getDataMap('b')!.getDataList('c')!;
       expect(() => c.add(root)).toThrow(/cyclic/);
     });
+    it('keeps one wrapper per node inserted into several graphs, adopted nodes included', () => {
+      const shared = new DataMap({ x: 1 });
+      const adopted = (Data.fromJS({ a: { y: 2 } }) as DataMap).getDataMap('a')!;
+      const first = new DataMap().set('s', shared).set('a', adopted);
+      const second = new DataMap().set('s', shared).set('a', adopted);
+      const third = new DataMap().set('s', shared);
+      for (const parent of [first, second, third]) expect(parent.getDataMap('s')).toBe(shared);
+      expect(second.getDataMap('a')).toBe(adopted);
+      expect(() => shared.set('loop', third)).toThrow(/cyclic/);
+      expect(() => adopted.set('loop', second)).toThrow(/cyclic/);
+    });
     it('allows sharing one node in two places (a DAG)', () => {
       const shared = new DataMap({ x: 1 });
       const root = new DataMap().set('a', shared).set('b', new DataList([shared]));

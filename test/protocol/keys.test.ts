@@ -7,7 +7,9 @@ import {
   Data,
   DataList,
   DataMap,
+  type DataValue,
   InvalidKeyError,
+  type KeyPartType,
   type KeySpec,
   type ResourceKey,
   buildUri,
@@ -345,6 +347,73 @@ describe('key decoding', () => {
         keys: [''],
         errors: [],
       });
+    });
+
+    describe('drops duplicate simple ids by value, in request order', () => {
+      const ids = (text: string): DataValue => parseQueryParams(`ids=${text}`).get('ids')!;
+      const cases: Array<[string, KeyPartType | undefined, unknown[]]> = [
+        ['List(3,1,01,+3,1)', 'long', [3, 1]],
+        ['List(-0,0,+0)', 'long', [0]],
+        ['List(-0000000000000000,0)', 'int', [0]],
+        ['List(b,a,b,a)', 'string', ['b', 'a']],
+        ['List(1,01)', undefined, ['1', '01']],
+        ['List(true,TRUE,false)', 'boolean', [true, false]],
+        ['List(1.5,1.50,15e-1)', 'double', [1.5]],
+        ['List(00000000000000000000042,42)', 'long', [42]],
+        [
+          'List(9007199254740993,9007199254740993,9007199254740992)',
+          'long',
+          [9007199254740993n, 9007199254740992n],
+        ],
+        [
+          'List(9223372036854775807,-9223372036854775808)',
+          'long',
+          [9223372036854775807n, -9223372036854775808n],
+        ],
+        [
+          `List(${Array.from({ length: 40 }, (_, i) => i + 1).join(',')},1,40,+7)`,
+          'long',
+          Array.from({ length: 40 }, (_, i) => i + 1),
+        ],
+      ];
+      for (const [text, type, keys] of cases) {
+        it(`${text} as ${typeof type === 'string' ? type : 'text'}`, () => {
+          const r = decodeBatchIds(ids(text), { kind: 'simple', type })!;
+          expect(r.keys).toEqual(keys);
+          expect(r.keys.map((k) => Object.is(k, -0))).not.toContain(true);
+        });
+      }
+      it('bytes, by their wire form', () => {
+        const r = decodeBatchIds(ids('List(ab,ab,c)'), { kind: 'simple', type: 'bytes' })!;
+        expect(r.keys.map((k) => (k as ByteString).asAvroString())).toEqual(['ab', 'c']);
+      });
+    });
+
+    describe('fails the whole request for an id that is not of the key type', () => {
+      const cases: Array<[string, KeyPartType, string]> = [
+        ['List(1,1.0)', 'long', "NumberFormatException parsing batch key '1.0'"],
+        ['List(-)', 'long', "NumberFormatException parsing batch key '-'"],
+        ['List(+)', 'int', "NumberFormatException parsing batch key '+'"],
+        ['List(1e3)', 'long', "NumberFormatException parsing batch key '1e3'"],
+        ['List(0x10)', 'long', "NumberFormatException parsing batch key '0x10'"],
+        ['List(٣)', 'long', "NumberFormatException parsing batch key '٣'"],
+        ['List(2147483648)', 'int', "NumberFormatException parsing batch key '2147483648'"],
+        [
+          'List(9223372036854775808)',
+          'long',
+          "NumberFormatException parsing batch key '9223372036854775808'",
+        ],
+        ['List(maybe)', 'boolean', "IllegalArgumentException parsing batch key 'maybe'"],
+      ];
+      for (const [text, type, message] of cases) {
+        it(`${text} as ${String(type)}`, () => {
+          const err = keyError(() =>
+            decodeBatchIds(parseQueryParams(`ids=${text}`).get('ids'), { kind: 'simple', type }),
+          );
+          expect(err.message).toBe(message);
+          expect(err.statusCode).toBe(400);
+        });
+      }
     });
 
     it('fails the whole request for one bad simple id', () => {

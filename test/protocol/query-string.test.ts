@@ -127,6 +127,22 @@ describe('splitting a raw query as the server does', () => {
     expect(splitQuery('&&a=1&&=x&')).toEqual([['a', '1']]);
   });
 
+  it('finds each = within its own piece, however the pieces fall', () => {
+    expect(splitQuery('a&b&c=1')).toEqual([
+      ['a', ''],
+      ['b', ''],
+      ['c', '1'],
+    ]);
+    expect(splitQuery('a=&=b&c')).toEqual([
+      ['a', ''],
+      ['c', ''],
+    ]);
+    expect(splitQuery('x'.repeat(3) + '&'.repeat(3) + 'y==z')).toEqual([
+      ['xxx', ''],
+      ['y', '=z'],
+    ]);
+  });
+
   it('decodes names (+ is a space) but keeps values raw', () => {
     expect(splitQuery('with+space%21=a+b%20c')).toEqual([['with space!', 'a+b%20c']]);
   });
@@ -178,6 +194,33 @@ describe('parseQueryParams', () => {
 
   it('decodes unicode in values', () => {
     expect(Data.toJS(parseQueryParams('s=%E2%98%BA&t=%F0%9F%98%9B'))).toEqual({ s: '☺', t: '\u{1F61B}' });
+  });
+
+  describe('reads one parameter as it reads it among others', () => {
+    // a query of one parameter takes a shortcut (no pairs, no repeat check): the same answers either way
+    const cases: Array<[string, unknown]> = [
+      ['ids=List(1,2)', { ids: ['1', '2'] }],
+      ['q=search', { q: 'search' }],
+      ['fields=a,b:(c)', { fields: 'a,b:(c)' }],
+      ['%71=x', { q: 'x' }],
+      ['a+b=c+d', { 'a b': 'c+d' }],
+      ['=x', {}],
+      ['x=(a:List(b))', { x: { a: ['b'] } }],
+    ];
+    for (const [query, expected] of cases) {
+      it(query, () => {
+        expect(Data.toJS(parseQueryParams(query))).toEqual(expected);
+        const among = Data.toJS(parseQueryParams(`${query}&zz=1`)) as Record<string, unknown>;
+        delete among.zz;
+        expect(among).toEqual(expected);
+      });
+    }
+    it('and fails on the same values', () => {
+      for (const query of ['x', 'x=', 'x=(a', 'x=%zz', '%zz=1']) {
+        expect(() => parseQueryParams(query)).toThrow(QuerySyntaxError);
+        expect(() => parseQueryParams(`${query}&zz=1`)).toThrow(QuerySyntaxError);
+      }
+    });
   });
 
   it('returns an empty map for no query', () => {

@@ -168,6 +168,55 @@ describe('parseElement', () => {
     }
   });
 
+  describe('reads plain strings and lists of plain strings as the grammar does', () => {
+    // the shapes most query values have (`q=byTitle`, `ids=List(1,2,3)`) take a shortcut past the tokenizer;
+    // these are its edges, each with the grammar's answer
+    const values: Array<[string, unknown]> = [
+      ['abc', 'abc'],
+      ["''", ''],
+      ["'a'", "'a'"],
+      ['List', 'List'],
+      ['Lis(', undefined],
+      ['é ☺+', 'é ☺+'],
+      ['List()', []],
+      ['List(1,2,3)', ['1', '2', '3']],
+      ["List('',a,'')", ['', 'a', '']],
+      ['List(é,☺ x,+)', ['é', '☺ x', '+']],
+      ["List(List,'')", ['List', '']],
+      ['List(a%2Cb)', ['a,b']],
+      ['List(a,(b:c))', ['a', { b: 'c' }]],
+    ];
+    for (const [input, expected] of values) {
+      if (expected === undefined) continue;
+      it(`reads ${JSON.stringify(input)}`, () => {
+        const v = parseElement(input);
+        expect(typeof v === 'string' ? v : js(v)).toEqual(expected);
+      });
+    }
+    const errors: Array<[string, string]> = [
+      ['', 'unexpected end of input'],
+      ['List(', 'unexpected end of input'],
+      ['List(a', 'unexpected end of input'],
+      ['List(,a)', "unexpected token: ',' (column 5) at start of element"],
+      ['List(a,,b)', "unexpected token: ',' (column 7) at start of element"],
+      ['List(a,)', "unexpected token: ')' (column 7) at start of element"],
+      ['List(a))', "tokens left over after parsing; first excess token: ')' (column 7)"],
+      ['List(a)b', "tokens left over after parsing; first excess token: 'b' (column 7)"],
+      ['a,b', "tokens left over after parsing; first excess token: ',' (column 1)"],
+      ['List(a%zz)', "Malformed percent-encoded octet at index 7, invalid hexadecimal digit 'z'"],
+    ];
+    for (const [input, message] of errors) {
+      it(`rejects ${JSON.stringify(input)} with "${message}"`, () => {
+        expect(parseError(input).message).toBe(message);
+      });
+    }
+    it('counts a flat list as one level of nesting', () => {
+      expect(() => parseElement('List(a)', { maxDepth: 0 })).toThrow(UriElementParseError);
+      expect(parseElement('a', { maxDepth: 0 })).toBe('a');
+      expect(js(parseElement('List(a)', { maxDepth: 1 }))).toEqual(['a']);
+    });
+  });
+
   describe('recognises List( only after exactly List', () => {
     it('takes List( at the start of an element', () => {
       expect(js(parseElement('List(List(a))'))).toEqual([['a']]);

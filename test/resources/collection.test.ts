@@ -3,7 +3,7 @@
  * (§3.3, §3.5): statuses, headers and bodies as the reference's server sends them.
  */
 import { photoService, makePhoto, type PhotoService } from './support/photos';
-import { startServer, type TestServer } from './support/http';
+import { fromPson, startServer, type TestServer } from './support/http';
 
 let svc: PhotoService;
 let server: TestServer;
@@ -18,6 +18,7 @@ afterEach(async () => {
 });
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+const PSON = 'application/x-pson';
 
 describe('get', () => {
   it('answers 200 with the entity and echoes the protocol version', async () => {
@@ -108,6 +109,30 @@ describe('batch_get', () => {
   it('projects every entity', async () => {
     const r = await server.request('GET', '/photos?fields=title&ids=List(1,2)');
     expect(r.json.results).toEqual({ 1: { title: 'Sunrise' }, 2: { title: 'Harbour' } });
+  });
+
+  it('asks the handler for each id once, in request order', async () => {
+    const r = await server.request('GET', '/photos?ids=List(2,1,01,+2,1)');
+    expect(r.status).toBe(200);
+    expect(svc.calls[0]!.args[0]).toEqual([2, 1]);
+    expect(Object.keys(r.json.results)).toEqual(['1', '2']);
+  });
+
+  it('keeps ids beyond 2^53 exact, as keys of the results', async () => {
+    svc.store.set('9007199254740993', makePhoto(9007199254740993n, 'Big'));
+    const r = await server.request('GET', '/photos?ids=List(9007199254740993,1)');
+    expect(svc.calls[0]!.args[0]).toEqual([9007199254740993n, 1]);
+    expect(r.text).toContain('"9007199254740993":{');
+    expect(r.text).toContain('"id":9007199254740993');
+  });
+
+  it('answers the same entities to repeated requests, in JSON and PSON alike', async () => {
+    const json = await server.request('GET', '/photos?ids=List(1,2)');
+    const pson = await server.request('GET', '/photos?ids=List(1,2)', { headers: { accept: PSON } });
+    const again = await server.request('GET', '/photos?ids=List(1,2)');
+    expect(pson.headers.get('content-type')).toBe(PSON);
+    expect(fromPson(pson.bytes)).toEqual(json.json);
+    expect(again.text).toBe(json.text);
   });
 
   it('fails the whole request for a simple id that is not a long', async () => {

@@ -265,4 +265,67 @@ describe('response headers set by handlers', () => {
       await s.close();
     }
   });
+
+  it('keeps each response’s headers its own', async () => {
+    const res = collection({
+      name: 'h',
+      key: LONG_KEY,
+      value: Photo,
+      methods: {
+        get: (id, ctx) => {
+          if (id === 1) ctx.setResponseHeader('Cache-Control', 'max-age=60');
+          return makePhoto(id, 'h');
+        },
+      },
+    });
+    const s = await startServer({ resources: [res] });
+    try {
+      const answers = [];
+      for (const [id, accept] of [
+        [2, 'application/json'],
+        [1, 'application/json'],
+        [2, PSON],
+        [2, 'application/json'],
+        [3, PSON],
+      ] as const) {
+        const r = await s.request('GET', `/h/${id}`, { headers: { accept } });
+        answers.push([r.headers.get('cache-control'), r.headers.get('content-type')]);
+      }
+      expect(answers).toEqual([
+        [null, 'application/json'],
+        ['max-age=60', 'application/json'],
+        [null, PSON],
+        [null, 'application/json'],
+        [null, PSON],
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('headers a fastify hook set', () => {
+  it('reads them whatever the case of their names', async () => {
+    const s = await startServer({ resources: [svc.resource] }, '', (app) => {
+      app.addHook('onRequest', (request, _reply, done) => {
+        const extra = request.raw.headers['x-test-extra'];
+        // fastify merges headers assigned here into a copy of Node's (lower-case) ones
+        if (extra === 'pson') request.headers = { Accept: PSON };
+        if (extra === 'batch-create') request.headers = { 'X-Svc-Method': 'BATCH_CREATE' };
+        done();
+      });
+    });
+    try {
+      const pson = await s.request('GET', '/photos/1', { headers: { 'x-test-extra': 'pson' } });
+      expect(pson.headers.get('content-type')).toBe(PSON);
+      const batch = await s.request('POST', '/photos', {
+        headers: { 'x-test-extra': 'batch-create' },
+        json: { elements: [makePhoto(7, 'Seven').data().toString()].map((t) => JSON.parse(t) as unknown) },
+      });
+      expect(batch.status).toBe(200);
+      expect(batch.json.elements).toHaveLength(1);
+    } finally {
+      await s.close();
+    }
+  });
 });
