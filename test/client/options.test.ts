@@ -72,11 +72,7 @@ describe('client options', () => {
     ['a timeout beyond what timers hold', { timeoutMs: 2 ** 31 }, 'timeoutMs'],
     ['a zero response limit', { maxResponseBytes: 0 }, 'maxResponseBytes'],
     ['a fractional response limit', { maxResponseBytes: 10.5 }, 'maxResponseBytes'],
-    [
-      'a response limit that is not a number',
-      { maxResponseBytes: '1MB' },
-      'maxResponseBytes',
-    ],
+    ['a response limit that is not a number', { maxResponseBytes: '1MB' }, 'maxResponseBytes'],
     ['a signal that is not one', { signal: {} }, 'signal'],
     ['a header with a newline', { headers: { 'X-A': 'a\nb' } }, 'headers'],
     ['an unknown method header mode', { methodHeader: 'never' }, 'methodHeader'],

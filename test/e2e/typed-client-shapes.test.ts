@@ -287,9 +287,7 @@ describe('subresources and simple resources', () => {
   });
 
   it('refuses a child that is not the parent’s', () => {
-    expect(() => api().shelves.sub(1, words)).toThrow(
-      "'words' is not a subresource of 'shelves'",
-    );
+    expect(() => api().shelves.sub(1, words)).toThrow("'words' is not a subresource of 'shelves'");
   });
 });
 

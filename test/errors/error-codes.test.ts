@@ -13,7 +13,9 @@ function documentedRows(): DocRow[] {
   const text = readFileSync(join(__dirname, '../../docs/errors.md'), 'utf8');
   const rows: DocRow[] = [];
   for (const line of text.split('\n')) {
-    const m = /^\|\s*`(SVC_ERR_[A-Z0-9_]+)`\s*\|\s*`([A-Za-z]+)`\s*\|\s*(\d{3})\s*\|\s*(.*?)\s*\|$/.exec(line);
+    const m = /^\|\s*`(SVC_ERR_[A-Z0-9_]+)`\s*\|\s*`([A-Za-z]+)`\s*\|\s*(\d{3})\s*\|\s*(.*?)\s*\|$/.exec(
+      line,
+    );
     if (m) rows.push({ code: m[1]!, errorName: m[2]!, status: Number(m[3]), summary: m[4]! });
   }
   return rows;

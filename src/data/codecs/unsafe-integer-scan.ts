@@ -81,7 +81,11 @@ export function textMayHoldUnsafeInteger(t: string): boolean {
       // check every char between (the single checks above assume an unbroken run from s or to e)
       let k = s;
       while (k <= e && isDigit(t.charCodeAt(k))) k++;
-      if (k > e && canPrecedeInteger(s > 0 ? t.charCodeAt(s - 1) : -1) && canFollowInteger(e + 1 < n ? t.charCodeAt(e + 1) : -1)) {
+      if (
+        k > e &&
+        canPrecedeInteger(s > 0 ? t.charCodeAt(s - 1) : -1) &&
+        canFollowInteger(e + 1 < n ? t.charCodeAt(e + 1) : -1)
+      ) {
         return true;
       }
     }
@@ -121,7 +125,8 @@ export function bytesMayHoldUnsafeInteger(b: Uint8Array): boolean {
     if (e - s + 1 >= 16) {
       let k = s;
       while (k <= e && isDigit(b[k]!)) k++;
-      if (k > e && canPrecedeInteger(s > 0 ? b[s - 1]! : -1) && canFollowInteger(e + 1 < n ? b[e + 1]! : -1)) return true;
+      if (k > e && canPrecedeInteger(s > 0 ? b[s - 1]! : -1) && canFollowInteger(e + 1 < n ? b[e + 1]! : -1))
+        return true;
     }
   }
   return false;
