@@ -1,5 +1,6 @@
 import { DataList, DataMap, type DataValue, JSON_CONTENT_TYPE } from '../data';
 import {
+  fromHeaderValue,
   type ErrorResponse,
   type KeySpec,
   type ResourceKey,
@@ -78,7 +79,8 @@ export function decodeResponse(
       } satisfies BatchEntityResponse<ResourceKey, unknown>;
     }
     case 'create': {
-      const idText = headerText(getHeader(headers, options.headerNames.id));
+      const rawId = getHeader(headers, options.headerNames.id);
+      const idText = rawId === undefined ? undefined : fromHeaderValue(rawId);
       const body = r.body();
       return {
         status,
@@ -335,18 +337,4 @@ function guessSpec(key: ResourceKey | undefined): KeySpec {
   }
   if (key !== undefined && isComplexKey(key)) return { kind: 'complex' };
   return { kind: 'simple' };
-}
-
-/**
- * A header value as text. A simple key goes into the id header raw (wire facts §7), so a non-ASCII key is
- * sent as its UTF-8 bytes; fetch reads header bytes as Latin-1, which is undone here. Text that is not
- * valid UTF-8 is kept as read.
- */
-function headerText(value: string | undefined): string | undefined {
-  if (value === undefined || !/[\u0080-\u00ff]/.test(value)) return value;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
-  } catch {
-    return value;
-  }
 }

@@ -327,6 +327,22 @@ export function parseReturnEntity(value: DataValue | undefined): boolean {
   );
 }
 
+/**
+ * `$fillInDefaults` as the server reads it: absent means false; otherwise `true` or `false` in any case.
+ *
+ * @throws InvalidParameterError 400 `Invalid "$fillInDefaults" parameter: <value>`
+ */
+export function parseFillInDefaults(value: DataValue | undefined): boolean {
+  if (value === undefined) return false;
+  const lower = typeof value === 'string' ? value.toLowerCase() : undefined;
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  throw new InvalidParameterError(
+    QueryParam.FILL_IN_DEFAULTS,
+    `Invalid "${QueryParam.FILL_IN_DEFAULTS}" parameter: ${typeof value === 'string' ? value : String(value)}`,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // FINDER, GET_ALL: collections and paging
 

@@ -141,3 +141,46 @@ export class ProtocolHeaders {
     return version.major < 2 && this.names.prefix.toLowerCase() === RESTLI_HEADER_PREFIX.toLowerCase();
   }
 }
+
+const HEADER_SAFE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * Text as an HTTP header value. Keys go into the id header raw (wire facts §7), and HTTP carries header
+ * values as bytes that both ends read as Latin-1 (Node writes a string's characters as Latin-1 bytes and
+ * refuses any other). So: text within Latin-1 goes out as it is (a Java peer reads `é` as `é`); text with
+ * characters beyond it is sent as its UTF-8 bytes, which {@link fromHeaderValue} decodes (a Latin-1 reader
+ * sees mojibake, where a servlet container would have written `?`); control characters, which would end
+ * or split the header, become `%XX`.
+ *
+ * @example
+ * ```ts
+ * toHeaderValue('café');  // 'café' (bytes 63 61 66 E9)
+ * toHeaderValue('東京');   // the UTF-8 bytes E6 9D B1 E4 BA AC, one character each
+ * ```
+ */
+export function toHeaderValue(text: string): string {
+  if (HEADER_SAFE.test(text)) return text;
+  let out = '';
+  const bytes = /[\u0100-\uffff]/.test(text) ? Buffer.from(text, 'utf8') : Buffer.from(text, 'latin1');
+  for (const byte of bytes) {
+    out +=
+      (byte < 0x20 && byte !== 0x09) || byte === 0x7f
+        ? `%${byte.toString(16).toUpperCase().padStart(2, '0')}`
+        : String.fromCharCode(byte);
+  }
+  return out;
+}
+
+/**
+ * A header value as text: the inverse of {@link toHeaderValue}. HTTP clients and servers read header bytes
+ * as Latin-1; bytes beyond ASCII that form valid UTF-8 are decoded as such, anything else is kept as read
+ * (Latin-1 text such as `é` alone is not valid UTF-8).
+ */
+export function fromHeaderValue(value: string): string {
+  if (!/[\u0080-\u00ff]/.test(value)) return value;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
+  }
+}

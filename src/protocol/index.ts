@@ -110,6 +110,8 @@ export {
   protocolHeaderNames,
   getHeader,
   ProtocolHeaders,
+  toHeaderValue,
+  fromHeaderValue,
 } from './headers';
 export {
   ResourceMethod,
@@ -175,6 +177,7 @@ export {
   readBatchCreateResponse,
   locationFor,
   parseReturnEntity,
+  parseFillInDefaults,
   type Paging,
   DEFAULT_PAGING,
   parsePagingParams,

@@ -1,5 +1,6 @@
 import { DataList, DataMap, type DataValue } from '../data';
 import {
+  toHeaderValue,
   type BatchKeyError,
   DEFAULT_PAGING,
   InvalidKeyError,
@@ -14,6 +15,7 @@ import {
   parsePagingParams,
   parseProjectionParam,
   parseReturnEntity,
+  parseFillInDefaults,
 } from '../protocol';
 import type { RecordTemplate } from '../templates';
 import { RequestBodyError } from './errors';
@@ -50,6 +52,8 @@ export interface BoundCall {
   readonly keyErrors: readonly BatchKeyError[];
   /** `$returnEntity` (absent means true). */
   readonly returnEntity: boolean;
+  /** `$fillInDefaults=true`: returned entities get their absent defaulted fields (absent means false). */
+  readonly fillInDefaults: boolean;
 }
 
 /** The request-scoped context handlers receive (see {@link ResourceContext}). */
@@ -100,8 +104,10 @@ export class Context implements ResourceContext {
 
   setResponseHeader(name: string, value: string): void {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new TypeError(`'${name}' is not a header name`);
-    if (/[\r\n\0]/.test(value)) throw new TypeError(`header '${name}' value has a line break or NUL`);
-    (this.responseHeaders ??= {})[name] = value;
+    if (typeof value !== 'string') throw new TypeError(`header '${name}' value must be a string`);
+    // non-ASCII text goes out as UTF-8 bytes, control characters as %XX: Node would refuse either at write
+    // time, after the handler's work is done
+    (this.responseHeaders ??= {})[name] = toHeaderValue(value);
   }
 }
 
@@ -330,10 +336,12 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
       // batch_finder: routing never selects it yet
       throw new RequestBodyError(`Method ${method} is not supported`);
   }
+  const fillIn = req.query.get(QueryParam.FILL_IN_DEFAULTS);
   return {
     route,
     keyErrors,
     returnEntity,
+    fillInDefaults: fillIn === undefined ? false : parseFillInDefaults(fillIn),
     invocation: {
       resource: route.resource,
       target,

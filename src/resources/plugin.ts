@@ -226,17 +226,25 @@ function svcRequest(request: FastifyRequest, prefix: string): ResourceRequest {
 const EMPTY_ATTRIBUTES: ReadonlyMap<string | symbol, unknown> = new Map();
 
 const PASS_THROUGH = (payload: unknown): string => payload as string;
+// eslint-disable-next-line no-control-regex -- any byte beyond ASCII
+const NON_ASCII = /[^\x00-\x7f]/;
 
 function send(reply: FastifyReply, out: EncodedResponse): void {
   reply.code(out.status);
   const headers = out.headers;
-  // reply.headers(), without the array of names it makes per response
-  for (const name in headers) reply.header(name, headers[name]);
+  let latin1 = false;
+  // reply.header() per name: reply.headers() makes an array of names per response
+  for (const name in headers) {
+    const value = headers[name]!;
+    reply.header(name, value);
+    if (!latin1 && NON_ASCII.test(value)) latin1 = true;
+  }
   const body = out.body;
   if (body === undefined) reply.send();
-  // a serializer keeps fastify from appending `; charset=utf-8` to a JSON Content-Type: the header says
-  // exactly the negotiated type, as the reference's does
-  else if (typeof body === 'string') reply.serializer(PASS_THROUGH).send(body);
+  // a string body is written in one go with the headers, in the body's encoding: Node would then send a
+  // header's Latin-1 characters (a raw key in the id header) as UTF-8, so such responses send bytes
+  else if (typeof body === 'string' && !latin1) reply.serializer(PASS_THROUGH).send(body);
+  else if (typeof body === 'string') reply.send(Buffer.from(body, 'utf8'));
   else reply.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
 }
 

@@ -17,13 +17,14 @@ import {
   collectionResponse,
   encodeKeyForBody,
   encodeKeyForHeader,
+  toHeaderValue,
   encodeKeyForPath,
   entityNotFoundMessage,
   isServiceError,
   locationFor,
   pagingLinks,
 } from '../protocol';
-import { CoercionMode, validate } from '../schema';
+import { CoercionMode, fillInDefaults, validate } from '../schema';
 import type { BoundCall } from './binder';
 import { InvalidResultError, NullResultError } from './errors';
 import type { ResourceResponse } from './request';
@@ -136,8 +137,10 @@ function eachEntry(
   for (const [key, value] of entries<unknown, unknown>(v, call, what)) f(value, key);
 }
 
+/** A returned entity as sent: defaults filled in when asked (`$fillInDefaults`), then projected. */
 function project(call: BoundCall, data: DataMap): DataMap {
-  return applyProjection(data, call.invocation.ctx.projection);
+  const filled = call.fillInDefaults ? fillInDefaults(call.route.resource.valueSchema, data) : data;
+  return applyProjection(filled, call.invocation.ctx.projection);
 }
 
 function ok(
@@ -187,7 +190,7 @@ function buildCreate(call: BoundCall, result: unknown, options: BuildOptions): R
   const status = statusOf(call, result.status, DEFAULT_SUCCESS_STATUS.create);
   const ctx = call.invocation.ctx;
   const headers = {
-    [options.headers.idHeader(ctx.protocolVersion)]: encodeKeyForHeader(key),
+    [options.headers.idHeader(ctx.protocolVersion)]: toHeaderValue(encodeKeyForHeader(key)),
     Location: locationFor(ctx.requestUri, encodeKeyForPath(key)),
   };
   const body =
@@ -268,7 +271,10 @@ function buildBatchGet(call: BoundCall, result: unknown, options: BuildOptions):
       return;
     }
     const data = entityData(call, v, 'the entity of key', k);
-    body.result(bodyKey(call, k), projection === undefined ? data : applyProjection(data, projection));
+    body.result(
+      bodyKey(call, k),
+      projection === undefined && !call.fillInDefaults ? data : project(call, data),
+    );
   });
   for (const e of call.keyErrors) body.error(e.key, itemError(e.error, options));
   return ok(200, body.build());
@@ -414,6 +420,8 @@ function buildAction(call: BoundCall, result: unknown): ResourceResponse {
       );
     }
     data = check.getFixed();
+  } else if (call.fillInDefaults && data instanceof DataMap) {
+    data = fillInDefaults(returns.schema(), data);
   }
   return ok(200, actionResponse(data));
 }

@@ -14,6 +14,7 @@ import {
   parseQueryParams,
   resolveRequestProtocolVersion,
   selectRequestCodec,
+  toHeaderValue,
 } from '../protocol';
 import { type BoundCall, type BindingRequest, bind } from './binder';
 import { NullResultError } from './errors';
@@ -81,6 +82,27 @@ function runStage<T>(
     });
   }
   return current;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * The response with header values Node can write: response filters build header objects themselves, and a
+ * value Node refuses (a character beyond Latin-1, a line break) would fail only when the response is
+ * written, after everything else succeeded. Values go through `toHeaderValue`; a name that is not a token
+ * is the filter's bug and fails the request (500) here instead.
+ */
+function withWritableHeaders(response: ResourceResponse): ResourceResponse {
+  let fixed: { [name: string]: string } | undefined;
+  for (const name in response.headers) {
+    const value = response.headers[name];
+    if (!HEADER_NAME.test(name)) throw new TypeError(`A response filter set a header named '${name}'`);
+    if (typeof value !== 'string')
+      throw new TypeError(`A response filter set header '${name}' to a ${typeof value}, not a string`);
+    const safe = toHeaderValue(value);
+    if (safe !== value) (fixed ??= { ...response.headers })[name] = safe;
+  }
+  return fixed === undefined ? response : { ...response, headers: fixed };
 }
 
 /** Per-request state the error path needs (never handed to filters or handlers). */
@@ -322,7 +344,7 @@ export class ResourcePipeline {
     if (filters.length === 0) return this.encode(state, response);
     return then(
       runStage(response, filters, (f, r) => f.response?.(r, state.request)),
-      (r) => this.encode(state, r),
+      (r) => this.encode(state, withWritableHeaders(r)),
     );
   }
 
@@ -415,7 +437,7 @@ export class ResourcePipeline {
           ? this.encode(state, response)
           : then(
               runStage(response, filters, (f, r) => f.response?.(r, state.request)),
-              (r) => this.encode(state, r),
+              (r) => this.encode(state, withWritableHeaders(r)),
             );
       return out instanceof Promise ? out.catch((e: unknown) => this.lastResort(state, e)) : out;
     } catch (e) {

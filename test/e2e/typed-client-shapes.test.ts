@@ -22,6 +22,7 @@ import {
   entityAction,
   finder,
   optional,
+  recordOf,
   simple,
 } from '../../src';
 import { Locale } from '../generated/fixtures/com/example/common/Locale';
@@ -160,7 +161,23 @@ const pairs = association({
   },
 });
 
-const resources = { byLocale, words, big, shelves, pairs };
+/** Money has a defaulted field (currencyCode: USD) that handlers leave out. */
+const prices = collection({
+  name: 'prices',
+  key: LONG_KEY,
+  value: Money,
+  methods: {
+    get: (id) => new Money().setAmount(String(id)),
+    batchGet: (ids) => new Map(ids.map((id) => [id, new Money().setAmount(String(id))] as const)),
+    create: (m) => ({ id: 1, entity: m }),
+    finders: {
+      all: finder({}, () => [new Money().setAmount('1'), new Money().setAmount('2').setCurrencyCode('EUR')]),
+    },
+    actions: { cheapest: action({ returns: recordOf(Money) }, () => new Money().setAmount('0.01')) },
+  },
+});
+
+const resources = { byLocale, words, big, shelves, pairs, prices };
 let server: TestServer;
 let slow: TestServer;
 
@@ -173,7 +190,7 @@ beforeAll(async () => {
         key: LONG_KEY,
         value: Locale,
         methods: {
-          get: () => new Promise<Locale>((resolve) => setTimeout(() => resolve(new Locale()), 2000)),
+          get: () => new Promise<Locale>((resolve) => setTimeout(() => resolve(new Locale()), 2000).unref()),
         },
       }),
     ],
@@ -230,6 +247,16 @@ describe('string keys', () => {
     const word = 'Été ☀ 東京 🎉';
     expect((await c.get(word)).entity.getLanguage()).toBe(word);
     expect((await c.batchGet([word])).results.get(word)?.getLanguage()).toBe(word);
+    // the id header carries the key raw, as its UTF-8 bytes
+    expect((await c.create(new Locale().setLanguage(word))).id).toBe(word);
+  });
+
+  it('creates with keys holding control characters: the id header escapes them, the server stays up', async () => {
+    const c = api().words;
+    const made = await c.create(new Locale().setLanguage('a\nb\r\tc'));
+    expect(made.idText).toBe('a%0Ab%0D\tc');
+    expect(made.location).toContain('/words/a%0Ab%0D%09c');
+    expect((await c.get('x')).status).toBe(200);
   });
 
   it('sends the empty string in ids, and refuses it in a path (the reference reads it literally)', async () => {
@@ -297,6 +324,58 @@ describe('associations', () => {
     expect((await p.get({ left: 'a,b', right: 2 })).entity.getLanguage()).toBe('a,b+2');
     expect((await p.entityActions.swap({ left: 'x:y', right: 9 })).value).toBe('9+x:y');
     expect((await p.finders.byLeft({ left: '(l)' })).elements[0]?.getLanguage()).toBe('left=(l)');
+  });
+});
+
+describe('$fillInDefaults', () => {
+  const raw = (m: Money | undefined): string | undefined => m?.data().toString();
+
+  it('leaves defaulted fields out unless asked, then fills them into every returned entity', async () => {
+    const p = api().prices;
+    expect(raw((await p.get(5)).entity)).toBe('{"amount":"5"}');
+    expect(raw((await p.get(5, { fillInDefaults: true })).entity)).toBe(
+      '{"amount":"5","currencyCode":"USD"}',
+    );
+    const batch = await p.batchGet([1, 2], { fillInDefaults: true });
+    expect(raw(batch.results.get(2))).toBe('{"amount":"2","currencyCode":"USD"}');
+    const page = await p.finders.all({}, { fillInDefaults: true });
+    expect(page.elements.map(raw)).toEqual([
+      '{"amount":"1","currencyCode":"USD"}',
+      '{"amount":"2","currencyCode":"EUR"}',
+    ]);
+    const made = await p.create(new Money().setAmount('3'), { fillInDefaults: true });
+    expect(raw(made.entity)).toBe('{"amount":"3","currencyCode":"USD"}');
+    expect(raw((await p.actions.cheapest({}, { fillInDefaults: true })).value)).toBe(
+      '{"amount":"0.01","currencyCode":"USD"}',
+    );
+    expect(raw((await p.actions.cheapest()).value)).toBe('{"amount":"0.01"}');
+  });
+
+  it.each([
+    ['$fillInDefaults=true', 200, { amount: '7', currencyCode: 'USD' }],
+    ['$fillInDefaults=TRUE', 200, { amount: '7', currencyCode: 'USD' }],
+    ['$fillInDefaults=false', 200, { amount: '7' }],
+    ['%24fillInDefaults=true', 200, { amount: '7', currencyCode: 'USD' }],
+  ])('reads %s from a raw request', async (query, status, body) => {
+    const r = await server.request('GET', `/prices/7?${query}`, {
+      headers: { 'x-restli-protocol-version': '2.0.0' },
+    });
+    expect(r.status).toBe(status);
+    expect(r.json).toEqual(body);
+  });
+
+  it('answers 400 with an ErrorResponse for a value that is not a boolean', async () => {
+    const r = await server.request('GET', '/prices/7?$fillInDefaults=maybe', {
+      headers: { 'x-restli-protocol-version': '2.0.0' },
+    });
+    expect(r.status).toBe(400);
+    expect(r.headers.get('x-restli-error-response')).toBe('true');
+    expect(r.json.message).toBe('Invalid "$fillInDefaults" parameter: maybe');
+  });
+
+  it('fills before projecting: a projection can ask for a defaulted field alone', async () => {
+    const r = await api().prices.get(5, { fillInDefaults: true, fields: 'currencyCode' });
+    expect(raw(r.entity)).toBe('{"currencyCode":"USD"}');
   });
 });
 

@@ -1,4 +1,7 @@
+import { validateHeaderValue } from 'node:http';
 import {
+  toHeaderValue,
+  fromHeaderValue,
   BASELINE_PROTOCOL_VERSION,
   CLIENT_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,
@@ -123,5 +126,32 @@ describe('protocol headers', () => {
     const svc = new ProtocolHeaders();
     expect(svc.idHeader(BASELINE_PROTOCOL_VERSION)).toBe('X-Svc-Id');
     expect(svc.errorResponseHeader(LATEST_PROTOCOL_VERSION)).toBe('X-Svc-Error-Response');
+  });
+});
+
+describe('header values', () => {
+  it.each<[string, string, string]>([
+    ['keeps ASCII as it is', 'a,b c/(d)', 'a,b c/(d)'],
+    ['keeps Latin-1 text as Latin-1 bytes, as a Java peer writes and reads it', 'café', 'café'],
+    ['sends text beyond Latin-1 as its UTF-8 bytes', 'é☀', '\u00c3\u00a9\u00e2\u0098\u0080'],
+    ['escapes control characters, which would end the header', 'a\nb\r\u0000c\u007f', 'a%0Ab%0D%00c%7F'],
+    ['keeps tabs', 'a\tb', 'a\tb'],
+    ['escapes control characters in UTF-8 text too', '東\n', '\u00e6\u009d\u00b1%0A'],
+  ])('%s', (_name, text, wire) => {
+    expect(toHeaderValue(text)).toBe(wire);
+    // what Node accepts for a header value: Latin-1 characters without controls
+    expect(() => validateHeaderValue('x-test', toHeaderValue(text))).not.toThrow();
+  });
+
+  it.each<[string, string]>([
+    ['東京 ☀', '東京 ☀'],
+    ['café', 'café'],
+    ['plain', 'plain'],
+  ])('reads %s back from the wire form', (text, back) => {
+    expect(fromHeaderValue(toHeaderValue(text))).toBe(back);
+  });
+
+  it('keeps bytes that are not UTF-8 as read', () => {
+    expect(fromHeaderValue('\u00e9t\u00e9')).toBe('été');
   });
 });

@@ -130,4 +130,36 @@ describe('filters', () => {
       await s.close();
     }
   });
+
+  it.each<[string, Record<string, unknown>, number, string | undefined]>([
+    [
+      'writes a value beyond Latin-1 as UTF-8 bytes',
+      { 'x-note': '東京' },
+      200,
+      '\u00e6\u009d\u00b1\u00e4\u00ba\u00ac',
+    ],
+    [
+      'escapes line breaks rather than split the header',
+      { 'x-note': 'a\r\nx-evil: 1' },
+      200,
+      'a%0D%0Ax-evil: 1',
+    ],
+    ['fails a header name that is not a token with a 500 ErrorResponse', { 'x bad': 'v' }, 500, undefined],
+    ['fails a value that is not a string with a 500 ErrorResponse', { 'x-note': 42 }, 500, undefined],
+  ])('a response filter’s headers: %s', async (_name, extra, status, note) => {
+    const add: RequestFilter = {
+      name: 'add',
+      response: (res) => ({ ...res, headers: { ...res.headers, ...(extra as Record<string, string>) } }),
+    };
+    const s = await startServer({ resources: [others], filters: [add] });
+    try {
+      const r = await s.request('GET', '/others/1');
+      expect(r.status).toBe(status);
+      if (note !== undefined) expect(r.headers.get('x-note')).toBe(note);
+      expect(r.headers.get('x-evil')).toBeNull();
+      if (status === 500) expect(r.json).toEqual({ status: 500, message: 'INTERNAL SERVER ERROR' });
+    } finally {
+      await s.close();
+    }
+  });
 });

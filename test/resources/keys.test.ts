@@ -288,6 +288,16 @@ describe('string keys', () => {
     expect(r.headers.get('location')).toBe('/tags/a%2Cb%20c%2F%C3%A9');
   });
 
+  it('writes a key beyond Latin-1 into the id header as its UTF-8 bytes, and escapes control characters', async () => {
+    const r = await server.request('POST', '/tags', { json: { language: '東京 ☀' } });
+    expect(r.status).toBe(201);
+    expect(Buffer.from(r.headers.get('x-svc-id')!, 'latin1').toString('utf8')).toBe('東京 ☀');
+    const ctl = await server.request('POST', '/tags', { json: { language: 'a\r\nSet-Cookie: x=1' } });
+    expect(ctl.status).toBe(201);
+    expect(ctl.headers.get('x-svc-id')).toBe('a%0D%0ASet-Cookie: x=1');
+    expect(ctl.headers.get('set-cookie')).toBeNull();
+  });
+
   it('keeps + in a query value and decodes the two escaping layers', async () => {
     const r = await server.request('GET', '/tags?q=echo&text=1+1%3D2%20%28ok%29');
     expect(r.json.elements[0].language).toBe('1+1=2 (ok)');
