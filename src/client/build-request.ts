@@ -212,6 +212,11 @@ export function buildRequest(
     }
   }
 
+  if (desc.altKey !== undefined) {
+    if (typeof desc.altKey !== 'string' || desc.altKey === '')
+      throw new RequestBuildError(`'altKey' must be a non-empty string, got ${describe(desc.altKey)}`);
+    set(QueryParam.ALT_KEY, desc.altKey);
+  }
   if (desc.fillInDefaults === true) set(QueryParam.FILL_IN_DEFAULTS, true);
   else if (desc.fillInDefaults !== undefined && desc.fillInDefaults !== false) {
     throw new RequestBuildError(`'fillInDefaults' must be a boolean, got ${describe(desc.fillInDefaults)}`);

@@ -65,6 +65,11 @@ export interface RequestCommon {
    * returns (get, batch_get, finders, get_all, returned created or patched entities, action records).
    */
   readonly fillInDefaults?: boolean;
+  /**
+   * `altkey=<name>`: the request's keys (path key, `ids`, batch body keys) are the resource's alternative
+   * key of that name, and so are the keys of the response.
+   */
+  readonly altKey?: string;
 }
 
 /** Wraps returned entities in a template class; without it they are DataMaps. */

@@ -220,8 +220,37 @@ type ActionsOf<M> = M extends { readonly actions: infer A }
   ? { readonly actions: { readonly [N in keyof A]: ActionCall<A[N]> } }
   : unknown;
 
+/** The wire type of an alternative key (`alternativeKey({ key: STRING_KEY, ... })` → string). */
+export type AltKeyOf<X> = X extends { readonly key: KeyType<infer A> } ? A : never;
+
+/** The entity-level and batch methods, which an alternative key can address. */
+type KeyedMethodNames =
+  | 'get'
+  | 'batchGet'
+  | 'create'
+  | 'batchCreate'
+  | 'update'
+  | 'batchUpdate'
+  | 'partialUpdate'
+  | 'batchPartialUpdate'
+  | 'delete'
+  | 'batchDelete'
+  | 'entityActions';
+
+/**
+ * `alt(name)`: the same resource addressed by an alternative key (`?altkey=name`): keys in and out are the
+ * alternative's (`api.photos.alt('urn').get('urn:li:photo:1')`).
+ */
+type AltCall<V, M, AK> = [keyof AK] extends [never]
+  ? unknown
+  : {
+      alt<N extends keyof AK & string>(
+        name: N,
+      ): KeyedResourceClient<AltKeyOf<AK[N]>, V, Pick<M, KeyedMethodNames & keyof M>, never>;
+    };
+
 /** The client of a collection or association: the methods its definition has, typed by it. */
-export type KeyedResourceClient<K, V, M> = If<
+export type KeyedResourceClient<K, V, M, AK = never> = If<
   Has<M, 'get'>,
   { get(key: K, options?: GetOptions): Promise<EntityResponse<V>> }
 > &
@@ -275,6 +304,7 @@ export type KeyedResourceClient<K, V, M> = If<
     ? { readonly entityActions: { readonly [N in keyof A]: EntityActionCall<K, A[N]> } }
     : unknown) &
   SubCall<K> &
+  AltCall<V, M, AK> &
   ResourceClientBase;
 
 /** The client of a simple resource: no keys. */
@@ -298,13 +328,25 @@ export interface ResourceClientBase {
   readonly path: string;
   /** The parent keys the path's placeholders take (empty for a top-level resource). */
   readonly pathKeys: { readonly [name: string]: ResourceKey };
+  /** The alternative key this client addresses entities by (`alt(name)`), if any. */
+  readonly altKey: string | undefined;
 }
+
+/**
+ * A definition's alternative keys by name, as declared (the definition type's general index signature
+ * left out, so that only declared names are accepted).
+ */
+export type AlternativeKeysOf<D> = D extends { readonly alternativeKeys?: infer AK }
+  ? KnownKeys<Exclude<AK, undefined>>
+  : never;
+
+type KnownKeys<T> = { [P in keyof T as string extends P ? never : number extends P ? never : P]: T[P] };
 
 /** The typed client of one resource definition. */
 export type ResourceClientOf<D> = D extends { readonly kind: 'simple'; readonly methods: infer M }
   ? SimpleResourceClient<EntityOf<D>, M>
   : D extends { readonly kind: 'collection' | 'association'; readonly methods: infer M }
-    ? KeyedResourceClient<KeyOfResource<D>, EntityOf<D>, M>
+    ? KeyedResourceClient<KeyOfResource<D>, EntityOf<D>, M, AlternativeKeysOf<D>>
     : never;
 
 /** The typed clients of a map of resource definitions, by the same properties. */

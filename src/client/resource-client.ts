@@ -228,19 +228,26 @@ function patchData(patch: PatchInput, where: string): DataMap {
   throw new RequestBuildError(`${where}: a patch must be a DataMap or an object like {"$set": {...}}`);
 }
 
+/** An alternative key a client addresses entities by: its `altkey` name and wire key type. */
+interface AltKeyBinding {
+  readonly name: string;
+  readonly key: KeyType<unknown>;
+}
+
 function bindResource(
   core: SvcClient,
   def: ResourceContract,
   path: string,
   pathKeys: { readonly [name: string]: ResourceKey },
   depth: number,
+  alt?: AltKeyBinding,
 ): object {
   const template = def.value as unknown as EntityClass<unknown>;
   const methods = def.methods as MethodsRecord;
   const has = (name: string): boolean => methods[name] !== undefined;
-  const at = (what: string): string => `${def.name}.${what}`;
-  const keyed = def.kind === 'simple' ? undefined : new TypedKeys(def.key, def.name);
-  const base = { resource: path, pathKeys };
+  const at = (what: string): string => `${def.name}${alt === undefined ? '' : `.alt(${alt.name})`}.${what}`;
+  const keyed = def.kind === 'simple' ? undefined : new TypedKeys(alt?.key ?? def.key, def.name);
+  const base = { resource: path, pathKeys, ...(alt === undefined ? {} : { altKey: alt.name }) };
 
   /** Sends a description and decodes the response, keeping the raw response for typed decoding errors. */
   const send = async <T>(
@@ -263,7 +270,7 @@ function bindResource(
   };
   const plain = <T>(desc: RequestDescription): Promise<T> => send(desc, (r) => r as T);
 
-  const client: Record<string, unknown> = { path, pathKeys };
+  const client: Record<string, unknown> = { path, pathKeys, altKey: alt?.name };
 
   // entity methods ------------------------------------------------------------------------------------
   if (keyed !== undefined) {
@@ -460,7 +467,7 @@ function bindResource(
       });
     };
   };
-  const getAll = methods['getAll'];
+  const getAll = alt === undefined ? methods['getAll'] : undefined;
   if (getAll !== undefined) {
     if (isFinder(getAll)) client['getAll'] = collectionCall(undefined, getAll, at('getAll'));
     else {
@@ -468,7 +475,10 @@ function bindResource(
       client['getAll'] = async (o?: CollectionOptions) => call(undefined, o);
     }
   }
-  const finders = methods['finders'] as { readonly [n: string]: FinderContract } | undefined;
+  const finders =
+    alt === undefined
+      ? (methods['finders'] as { readonly [n: string]: FinderContract } | undefined)
+      : undefined;
   if (finders !== undefined) {
     const calls: Record<string, unknown> = {};
     for (const [name, spec] of Object.entries(finders))
@@ -513,7 +523,10 @@ function bindResource(
       );
     };
   };
-  const actions = methods['actions'] as { readonly [n: string]: ActionSpecLike } | undefined;
+  const actions =
+    alt === undefined
+      ? (methods['actions'] as { readonly [n: string]: ActionSpecLike } | undefined)
+      : undefined;
   if (actions !== undefined) {
     const calls: Record<string, unknown> = {};
     for (const [name, spec] of Object.entries(actions)) calls[name] = actionCall(name, spec, undefined);
@@ -527,9 +540,22 @@ function bindResource(
     client['entityActions'] = Object.freeze(calls);
   }
 
+  // alternative keys ------------------------------------------------------------------------------------
+  const alternatives = (def as { readonly alternativeKeys?: unknown }).alternativeKeys;
+  if (keyed !== undefined && alt === undefined && typeof alternatives === 'object' && alternatives !== null) {
+    client['alt'] = (name: string) => {
+      const a = (alternatives as { readonly [n: string]: { readonly key?: KeyType<unknown> } | undefined })[
+        name
+      ];
+      if (a?.key === undefined || typeof a.key.toProtocol !== 'function')
+        throw new RequestBuildError(`'${def.name}' has no alternative key named '${String(name)}'`);
+      return bindResource(core, def, path, pathKeys, depth, { name, key: a.key });
+    };
+  }
+
   // children --------------------------------------------------------------------------------------------
-  const children = def.subresources ?? [];
-  {
+  const children = alt === undefined ? (def.subresources ?? []) : [];
+  if (alt === undefined) {
     const child = (c: unknown, where: string): ResourceContract => {
       checkContract(c, where);
       if (!children.includes(c) && !children.some((d) => d.name === c.name && d.kind === c.kind)) {

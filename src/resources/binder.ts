@@ -141,7 +141,7 @@ function batchKeys(
   route: RouteResult,
   query: DataMap,
 ): { typed: unknown[]; wire: ResourceKey[]; errors: BatchKeyError[] } {
-  const keyType = route.resource.keyType!;
+  const keyType = route.keyType!;
   const ids = decodeBatchIds(query.get(QueryParam.IDS), keyType.spec) ?? { keys: [], errors: [] };
   if (keyType.kind === 'simple') {
     // a bad simple id fails the whole request (in decoding, or here in the key type): no per-key errors
@@ -175,7 +175,7 @@ function batchEntities<T>(
   label: string,
   convert: (data: DataValue, what: string) => T,
 ): { byTyped: Map<unknown, T>; byText: Map<string, DataValue> } {
-  const keyType = route.resource.keyType!;
+  const keyType = route.keyType!;
   const entities = mapField(body, 'entities', label);
   const wanted = new Map<string, number>();
   ids.wire.forEach((k, i) => wanted.set(encodeKeyForBody(k, true), i));

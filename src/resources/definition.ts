@@ -1,6 +1,12 @@
 import type { ServiceError } from '../protocol';
 import type { RecordTemplate } from '../templates';
-import { type AssocKeyOf, type AssocKeyParts, type KeyType, compoundKey } from './key-types';
+import {
+  type AlternativeKey,
+  type AssocKeyOf,
+  type AssocKeyParts,
+  type KeyType,
+  compoundKey,
+} from './key-types';
 import type { ParamSpecs, ParamsOf } from './params';
 import type { PatchRequest } from './patch';
 import type { MaybeAsync, RequestFilter, ResourceContext } from './request';
@@ -306,7 +312,11 @@ export interface CollectionResource<
   /** The name of the key in `ctx.pathKeys` (default `<name>Id`). */
   readonly keyName: string;
   readonly methods: M;
+  readonly alternativeKeys?: AlternativeKeys<K>;
 }
+
+/** Alternative keys by the name requests give in `?altkey=` (see {@link AlternativeKey}). */
+export type AlternativeKeys<K> = { readonly [name: string]: AlternativeKey<K, unknown> };
 
 /** An association resource definition: entities keyed by a compound key of named parts. */
 export interface AssociationResource<
@@ -319,6 +329,7 @@ export interface AssociationResource<
   readonly key: KeyType<AssocKeyOf<P>>;
   readonly keyName: string;
   readonly methods: M;
+  readonly alternativeKeys?: AlternativeKeys<AssocKeyOf<P>>;
 }
 
 /** A simple resource definition: one entity at its path. */
@@ -349,13 +360,25 @@ export interface CollectionInput<
   readonly key: KeyType<K>;
   readonly keyName?: string;
   readonly methods: M;
+  /** Other keys requests may name entities by (`?altkey=<name>`). */
+  readonly alternativeKeys?: AlternativeKeys<K>;
 }
 
 /** Declares a collection resource (`/photos`, `/photos/{key}`). */
-export function collection<K, V extends RecordTemplate, M extends CollectionMethods<K, V>>(
-  def: CollectionInput<K, V, M>,
-): CollectionResource<K, V, M> {
+export function collection<
+  K,
+  V extends RecordTemplate,
+  M extends CollectionMethods<K, V>,
+  AK extends AlternativeKeys<K> = Record<never, never>,
+>(
+  def: CollectionInput<K, V, M> & { readonly alternativeKeys?: AK },
+): CollectionResource<K, V, M> & WithAlternativeKeys<AK> {
   return Object.freeze({ ...def, kind: 'collection' as const, keyName: def.keyName ?? `${def.name}Id` });
+}
+
+/** A definition's alternative keys with their names and types kept (for the typed client's `alt(name)`). */
+export interface WithAlternativeKeys<AK> {
+  readonly alternativeKeys?: AK;
 }
 
 /** The input of {@link association}. */
@@ -367,6 +390,8 @@ export interface AssociationInput<
   /** Key part name → part type (primitive or enum), e.g. `{ albumId: LONG, photoId: LONG }`. */
   readonly assocKeys: P;
   readonly methods: M;
+  /** Other keys requests may name entities by (`?altkey=<name>`). */
+  readonly alternativeKeys?: AlternativeKeys<AssocKeyOf<P>>;
 }
 
 /**
@@ -378,7 +403,10 @@ export function association<
   const P extends AssocKeyParts,
   V extends RecordTemplate,
   M extends AssociationMethods<AssocKeyOf<P>, V>,
->(def: AssociationInput<P, V, M>): AssociationResource<P, V, M> {
+  AK extends AlternativeKeys<AssocKeyOf<P>> = Record<never, never>,
+>(
+  def: AssociationInput<P, V, M> & { readonly alternativeKeys?: AK },
+): AssociationResource<P, V, M> & WithAlternativeKeys<AK> {
   return Object.freeze({
     ...def,
     kind: 'association' as const,

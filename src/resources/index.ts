@@ -43,6 +43,8 @@ export {
   INT_KEY,
   STRING_KEY,
   isKeyType,
+  type AlternativeKey,
+  alternativeKey,
 } from './key-types';
 export {
   type OptionalParam,
@@ -80,6 +82,8 @@ export {
   type EntityActionDef,
   type EntityActionSpec,
   type Finders,
+  type AlternativeKeys,
+  type WithAlternativeKeys,
   type Actions,
   type EntityActions,
   type CollectionMethods,

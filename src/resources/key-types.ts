@@ -188,3 +188,48 @@ export function isKeyType(v: unknown): v is KeyType<unknown> {
     typeof k.toProtocol === 'function'
   );
 }
+
+/**
+ * An alternative key of a collection or association (the reference's `@AlternativeKey`): another way to name
+ * an entity, e.g. by URN instead of by id. A request picks it with `?altkey=<name>`; its key in the path or
+ * in `ids` is then read with `key` and turned into the resource's own key with `toKey` before any handler
+ * sees it, and keys the response names (batch maps, the id header, `Location`) are turned back with
+ * `fromKey`.
+ *
+ * @example
+ * ```ts
+ * alternativeKeys: {
+ *   urn: alternativeKey({
+ *     key: STRING_KEY,
+ *     toKey: (urn: string) => Number(/^urn:li:photo:(\d+)$/.exec(urn)?.[1] ?? NaN),
+ *     fromKey: (id: number | bigint) => `urn:li:photo:${id}`,
+ *   }),
+ * }
+ * ```
+ */
+export interface AlternativeKey<K, A> {
+  readonly kind: 'alternativeKey';
+  /** How the alternative key reads on the wire (a simple key type, usually). */
+  readonly key: KeyType<A>;
+  /**
+   * The resource's key for an alternative key. Throw `ServiceError` for a chosen status (404 for a URN that
+   * names nothing); any other throw, or NaN, is a 400.
+   */
+  toKey(alt: A): K;
+  /** The alternative key of a resource key (for response keys). */
+  fromKey(key: K): A;
+}
+
+/** Declares an {@link AlternativeKey}. */
+export function alternativeKey<K, A>(spec: {
+  readonly key: KeyType<A>;
+  toKey(alt: A): K;
+  fromKey(key: K): A;
+}): AlternativeKey<K, A> {
+  return Object.freeze({
+    kind: 'alternativeKey' as const,
+    key: spec.key,
+    toKey: (alt: A): K => spec.toKey(alt),
+    fromKey: (key: K): A => spec.fromKey(key),
+  });
+}

@@ -1,9 +1,16 @@
-import { DEFAULT_PAGING, type Paging, type ResourceMethod } from '../protocol';
+import {
+  DEFAULT_PAGING,
+  InvalidKeyError,
+  type Paging,
+  type ResourceKey,
+  type ResourceMethod,
+  isServiceError,
+} from '../protocol';
 import type { RecordDataSchema } from '../schema';
 import type { RecordTemplate } from '../templates';
 import type { ResourceDefinition } from './definition';
 import { type DefinitionLocation, ResourceDefinitionError } from './errors';
-import { type KeyType, isKeyType } from './key-types';
+import { type AlternativeKey, type KeyType, isKeyType } from './key-types';
 import { type CompiledParams, compileParams } from './params';
 import type { RequestFilter } from './request';
 import { type RecordClass, type ValueType, isValueType, keyPartTypeOf } from './value-types';
@@ -58,6 +65,11 @@ export interface ResourceModel {
   readonly filters: readonly RequestFilter[];
   /** The resource asked for the validation filter. */
   readonly validation: boolean;
+  /**
+   * Key types for `?altkey=<name>`: each reads the alternative key on the wire and gives handlers the
+   * resource's own key (and turns response keys back).
+   */
+  readonly alternativeKeys: ReadonlyMap<string, AlternativeKeyType>;
   readonly definition: ResourceDefinition;
 }
 
@@ -369,12 +381,15 @@ export function registerResource(
     }
   }
 
+  const alternativeKeys = compileAlternativeKeys(def.alternativeKeys, keyType, at);
+
   return Object.freeze({
     kind,
     name: rawName,
     path,
     keyType,
     keyName,
+    alternativeKeys,
     assocParts,
     valueClass: def.value as RecordClass<RecordTemplate>,
     valueSchema,
@@ -408,4 +423,87 @@ export function registerResources(
     out.set(model.name, model);
   }
   return out;
+}
+
+/** The key type of one alternative key: the wire form of the alternative, the handlers' form of the resource. */
+export interface AlternativeKeyType extends KeyType<unknown> {
+  /** The `altkey` name. */
+  readonly altName: string;
+}
+
+const NO_ALTERNATIVE_KEYS: ReadonlyMap<string, AlternativeKeyType> = new Map();
+
+function compileAlternativeKeys(
+  defs: unknown,
+  keyType: KeyType<unknown> | undefined,
+  at: DefinitionLocation,
+): ReadonlyMap<string, AlternativeKeyType> {
+  if (defs === undefined) return NO_ALTERNATIVE_KEYS;
+  if (!isObject(defs) || keyType === undefined) {
+    throw new ResourceDefinitionError(
+      { ...at, parameter: 'alternativeKeys' },
+      keyType === undefined
+        ? 'only collections and associations have alternative keys'
+        : "'alternativeKeys' must be an object of name → alternativeKey({...})",
+    );
+  }
+  const out = new Map<string, AlternativeKeyType>();
+  for (const [name, raw] of Object.entries(defs)) {
+    const pat = { ...at, parameter: `alternativeKeys.${name}` };
+    const alt = raw as Partial<AlternativeKey<unknown, unknown>> | undefined;
+    if (!METHOD_NAME.test(name))
+      throw new ResourceDefinitionError(pat, 'an alternative key name must be letters, digits and _');
+    if (
+      alt?.kind !== 'alternativeKey' ||
+      !isKeyType(alt.key) ||
+      typeof alt.toKey !== 'function' ||
+      typeof alt.fromKey !== 'function'
+    ) {
+      throw new ResourceDefinitionError(
+        pat,
+        'declare alternative keys with alternativeKey({ key, toKey, fromKey })',
+      );
+    }
+    if (alt.key.kind === 'compound') {
+      throw new ResourceDefinitionError(
+        pat,
+        'an alternative key is a simple or complex key, not a compound one',
+      );
+    }
+    out.set(name, alternativeKeyType(name, alt as AlternativeKey<unknown, unknown>));
+  }
+  return out;
+}
+
+function alternativeKeyType(name: string, alt: AlternativeKey<unknown, unknown>): AlternativeKeyType {
+  const wire = alt.key;
+  return Object.freeze({
+    altName: name,
+    kind: wire.kind,
+    typeName: wire.typeName,
+    spec: wire.spec,
+    fromProtocol(key: ResourceKey): unknown {
+      const value = wire.fromProtocol(key);
+      let canonical: unknown;
+      try {
+        canonical = alt.toKey(value);
+      } catch (err) {
+        if (isServiceError(err)) throw err;
+        throw new InvalidKeyError(
+          `Invalid alternative key '${name}' value '${String(value)}': ${(err as Error).message}`,
+          (err as Error).message,
+          { cause: err },
+        );
+      }
+      if (
+        canonical === undefined ||
+        canonical === null ||
+        (typeof canonical === 'number' && Number.isNaN(canonical))
+      ) {
+        throw new InvalidKeyError(`Invalid alternative key '${name}' value '${String(value)}'`);
+      }
+      return canonical;
+    },
+    toProtocol: (key: unknown): ResourceKey => wire.toProtocol(alt.fromKey(key)),
+  });
 }

@@ -96,7 +96,7 @@ function protocolKey(call: BoundCall, key: unknown): ResourceKey {
   if (key === undefined || key === null)
     throw new InvalidResultError(methodLabel(call), 'a result key is missing');
   try {
-    return call.route.resource.keyType!.toProtocol(key);
+    return call.route.keyType!.toProtocol(key);
   } catch (err) {
     throw new InvalidResultError(methodLabel(call), `bad key ${show(key)}: ${(err as Error).message}`);
   }
@@ -191,7 +191,7 @@ function buildCreate(call: BoundCall, result: unknown, options: BuildOptions): R
   const ctx = call.invocation.ctx;
   const headers = {
     [options.headers.idHeader(ctx.protocolVersion)]: toHeaderValue(encodeKeyForHeader(key)),
-    Location: locationFor(ctx.requestUri, encodeKeyForPath(key)),
+    Location: locationFor(ctx.requestUri, encodeKeyForPath(key), call.route.altKey),
   };
   const body =
     result.entity !== undefined && call.returnEntity
@@ -219,7 +219,7 @@ function buildBatchCreate(call: BoundCall, result: unknown, options: BuildOption
     const s: { -readonly [K in keyof CreateStatus]: CreateStatus[K] } = {
       status: statusOf(call, item.status, 201),
       id: encodeKeyForBody(key),
-      location: locationFor(uri, encodeKeyForPath(key)),
+      location: locationFor(uri, encodeKeyForPath(key), call.route.altKey),
     };
     if (item.entity !== undefined && call.returnEntity)
       s.entity = project(call, entityData(call, item.entity, 'the entity of element', i));

@@ -7,7 +7,9 @@ import {
   percentDecode,
   routeResourceMethod,
   unsupportedOperationError,
+  InvalidParameterError,
 } from '../protocol';
+import type { KeyType } from './key-types';
 import { ResourceNotFoundError } from './errors';
 import type { MethodModel, ResourceModel } from './registration';
 
@@ -26,6 +28,13 @@ export interface RouteResult {
   readonly key: unknown;
   /** Keys of the path by name (`photosId`, association part names), parents included. */
   readonly pathKeys: ReadonlyMap<string, unknown>;
+  /**
+   * The key type of this request's keys: the resource's, or with `?altkey=<name>` that alternative key's
+   * (path key, `ids`, batch bodies and response keys all read and write the alternative).
+   */
+  readonly keyType: KeyType<unknown> | undefined;
+  /** The `altkey` name when the request uses one. */
+  readonly altKey: string | undefined;
 }
 
 /** What routing reads of the request. */
@@ -72,6 +81,7 @@ export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingReq
   if (root === undefined) {
     throw new ResourceNotFoundError(`No root resource defined for path '/${rootSegment}'`);
   }
+  const altName = req.query.size === 0 ? undefined : req.query.get(QueryParam.ALT_KEY);
   let resource: ResourceModel = root;
   let entity = resource.kind === 'simple';
   let key: unknown = undefined;
@@ -91,12 +101,22 @@ export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingReq
       continue;
     }
     // collection level: the segment is a key (only collections and associations are at this level)
-    const keyType = resource.keyType;
+    let keyType = resource.keyType;
     if (keyType === undefined || segment === '') throw notFound(path);
+    // an alternative key names the addressed entity: the last key of the path (parents keep theirs)
+    if (altName !== undefined && to >= end) keyType = alternativeKeyOf(resource, altName);
     const decoded = decodeKeyFromPath(segment, keyType.spec);
     const typed = keyType.fromProtocol(decoded);
     pathKeys ??= new Map();
-    if (resource.kind === 'association' && isCompoundKey(decoded)) {
+    if (resource.kind === 'association' && (isCompoundKey(decoded) || keyType !== resource.keyType)) {
+      if (!isCompoundKey(decoded)) {
+        // an alternative key of an association: its parts come from the converted key
+        for (const [part, value] of Object.entries(typed as Record<string, unknown>))
+          pathKeys.set(part, value);
+        key = typed;
+        entity = true;
+        continue;
+      }
       for (const [part, value] of Object.entries(typed as Record<string, unknown>)) pathKeys.set(part, value);
       // a partial key (an association finder's) keeps the request at the collection level
       if (!decoded.hasAllParts(resource.assocParts!.keys())) continue;
@@ -146,5 +166,30 @@ export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingReq
       resourceName: resource.name,
     });
   }
-  return { resource, target, method, key, pathKeys: pathKeys ?? EMPTY_KEYS };
+  let keyType = resource.keyType;
+  let altKey: string | undefined;
+  if (
+    altName !== undefined &&
+    keyType !== undefined &&
+    (method.startsWith('batch_') || entity || method === 'create')
+  ) {
+    keyType = alternativeKeyOf(resource, altName);
+    altKey = typeof altName === 'string' ? altName : undefined;
+  }
+  return { resource, target, method, key, pathKeys: pathKeys ?? EMPTY_KEYS, keyType, altKey };
+}
+
+/**
+ * The key type of `?altkey=<name>` on `resource`.
+ * @throws InvalidParameterError 400 for a name the resource does not declare
+ */
+function alternativeKeyOf(resource: ResourceModel, name: unknown): KeyType<unknown> {
+  const alt = typeof name === 'string' ? resource.alternativeKeys.get(name) : undefined;
+  if (alt === undefined) {
+    throw new InvalidParameterError(
+      QueryParam.ALT_KEY,
+      `Resource '${resource.name}' does not have an alternative key named '${typeof name === 'string' ? name : String(name)}'`,
+    );
+  }
+  return alt;
 }

@@ -87,6 +87,8 @@ export function misuse(p: Photo): void {
   void api.photos.update(1, new Map());
   // @ts-expect-error an unknown finder
   void api.photos.finders.byColour;
+  // @ts-expect-error photos declare no alternative keys
+  void api.photos.alt;
   // @ts-expect-error addTag's tag is a string
   void api.photos.entityActions.addTag(1, { tag: 3 });
 }
