@@ -571,7 +571,8 @@ function toData(value: ParamValue, where: string): DataValue | undefined {
   throw new RequestBuildError(`'${where}' cannot be sent: ${describe(value)}`);
 }
 
-function iterate<T>(items: Iterable<T>, where: string): Iterable<T> {
+/** `items`, checked to be iterable. @throws RequestBuildError naming `where` */
+export function iterate<T>(items: Iterable<T>, where: string): Iterable<T> {
   if (
     typeof items !== 'object' ||
     items === null ||

@@ -13,6 +13,7 @@ import {
   ProtocolVersion,
   type ProtocolHeaderNames,
   protocolHeaderNames,
+  isHttpToken,
 } from '../protocol';
 import type { HttpRequest } from './build-request';
 import { ClientOptionsError, UnsupportedProtocolVersionError } from './errors';
@@ -209,7 +210,6 @@ export function isResolvedClientOptions(o: unknown): o is ResolvedClientOptions 
   return typeof o === 'object' && o !== null && (o as { [RESOLVED]?: unknown })[RESOLVED] === true;
 }
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BAD_HEADER_VALUE = /[\r\n\0]/;
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -479,7 +479,7 @@ export function validateHeaders(headers: unknown, where: string): Readonly<Recor
   }
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-    if (!TOKEN.test(name)) throw new ClientOptionsError(where, `'${name}' is not a valid header name`);
+    if (!isHttpToken(name)) throw new ClientOptionsError(where, `'${name}' is not a valid header name`);
     if (typeof value !== 'string' || BAD_HEADER_VALUE.test(value)) {
       throw new ClientOptionsError(where, `header '${name}' must be a string without CR, LF or NUL`);
     }

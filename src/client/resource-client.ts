@@ -2,6 +2,7 @@ import { Data, DataMap, type DataValue } from '../data';
 import { CompoundKey, type ResourceKey, type SimpleKey, encodeKeyForBody } from '../protocol';
 import type { KeyType } from '../resources/key-types';
 import type { ValueType } from '../resources/value-types';
+import { iterate } from './build-request';
 import { decodeResponse } from './decode-response';
 import { RequestBuildError, ResponseDecodingError } from './errors';
 import { KeyMap } from './key-map';
@@ -347,7 +348,7 @@ function bindResource(
             method: 'batch_create',
             ...base,
             ...common(o),
-            bodies: [...iterable(entities, at('batchCreate'))],
+            bodies: [...iterate(entities, at('batchCreate'))],
             keySpec: k.type.spec,
             template,
             ...returnEntity(o),
@@ -596,16 +597,6 @@ function isFinder(v: unknown): v is FinderContract {
   return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'finder';
 }
 
-function iterable<T>(v: Iterable<T>, where: string): Iterable<T> {
-  if (
-    typeof v !== 'object' ||
-    v === null ||
-    typeof (v as Partial<Iterable<T>>)[Symbol.iterator] !== 'function'
-  )
-    throw new RequestBuildError(`${where}: expected an iterable (an array, a Set, a Map...)`);
-  return v;
-}
-
 /** The keys a batch request names: protocol keys to send, and typed keys by wire form to answer with. */
 interface RequestedKeys {
   readonly protocol: readonly ResourceKey[];
@@ -641,7 +632,7 @@ class TypedKeys {
   requested(keys: Iterable<unknown>, where: string): RequestedKeys {
     const protocol: ResourceKey[] = [];
     const byWire = new Map<string, unknown>();
-    for (const key of iterable(keys, where)) {
+    for (const key of iterate(keys, where)) {
       const p = this.out(key);
       const w = encodeKeyForBody(p);
       if (byWire.has(w)) continue;
@@ -658,7 +649,7 @@ class TypedKeys {
   ): { ids: RequestedKeys; entries: Array<readonly [ResourceKey, O]> } {
     const out: Array<readonly [ResourceKey, O]> = [];
     const byWire = new Map<string, unknown>();
-    for (const entry of iterable(entries, where)) {
+    for (const entry of iterate(entries, where)) {
       if (!Array.isArray(entry) || entry.length !== 2)
         throw new RequestBuildError(`${where}: expected [key, value] entries (an array of pairs or a Map)`);
       const [key, v] = entry as readonly [unknown, I];

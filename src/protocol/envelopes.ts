@@ -317,14 +317,7 @@ export function locationFor(requestUri: string, keyPathSegment: string, altKey?:
  * @throws InvalidParameterError 400 `Invalid "$returnEntity" parameter: <value>`
  */
 export function parseReturnEntity(value: DataValue | undefined): boolean {
-  if (value === undefined) return true;
-  const lower = typeof value === 'string' ? value.toLowerCase() : undefined;
-  if (lower === 'true') return true;
-  if (lower === 'false') return false;
-  throw new InvalidParameterError(
-    QueryParam.RETURN_ENTITY,
-    `Invalid "${QueryParam.RETURN_ENTITY}" parameter: ${typeof value === 'string' ? value : String(value)}`,
-  );
+  return parseBooleanParam(QueryParam.RETURN_ENTITY, value, true);
 }
 
 /**
@@ -333,13 +326,18 @@ export function parseReturnEntity(value: DataValue | undefined): boolean {
  * @throws InvalidParameterError 400 `Invalid "$fillInDefaults" parameter: <value>`
  */
 export function parseFillInDefaults(value: DataValue | undefined): boolean {
-  if (value === undefined) return false;
+  return parseBooleanParam(QueryParam.FILL_IN_DEFAULTS, value, false);
+}
+
+/** A framework flag parameter: `true` or `false` in any case, `absent` when it is not there. */
+function parseBooleanParam(name: string, value: DataValue | undefined, absent: boolean): boolean {
+  if (value === undefined) return absent;
   const lower = typeof value === 'string' ? value.toLowerCase() : undefined;
   if (lower === 'true') return true;
   if (lower === 'false') return false;
   throw new InvalidParameterError(
-    QueryParam.FILL_IN_DEFAULTS,
-    `Invalid "${QueryParam.FILL_IN_DEFAULTS}" parameter: ${typeof value === 'string' ? value : String(value)}`,
+    name,
+    `Invalid "${name}" parameter: ${typeof value === 'string' ? value : String(value)}`,
   );
 }
 

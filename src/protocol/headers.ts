@@ -37,7 +37,7 @@ export interface ProtocolHeaderNames {
 
 /** The names of the protocol headers with `prefix` (`X-Svc-Protocol-Version`, ...). */
 export function protocolHeaderNames(prefix: string = DEFAULT_HEADER_PREFIX): ProtocolHeaderNames {
-  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(prefix)) {
+  if (!isHttpToken(prefix)) {
     throw new TypeError(`headerPrefix must be an HTTP token, got '${prefix}'`);
   }
   return Object.freeze({
@@ -183,4 +183,11 @@ export function fromHeaderValue(value: string): string {
   } catch {
     return value;
   }
+}
+
+const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** True for an HTTP token (RFC 9110 §5.6.2): what a header name must be. */
+export function isHttpToken(text: string): boolean {
+  return HTTP_TOKEN.test(text);
 }

@@ -112,6 +112,7 @@ export {
   ProtocolHeaders,
   toHeaderValue,
   fromHeaderValue,
+  isHttpToken,
 } from './headers';
 export {
   ResourceMethod,

@@ -1,5 +1,6 @@
 import { DataList, DataMap, type DataValue } from '../data';
 import {
+  isHttpToken,
   toHeaderValue,
   type BatchKeyError,
   DEFAULT_PAGING,
@@ -103,7 +104,7 @@ export class Context implements ResourceContext {
   }
 
   setResponseHeader(name: string, value: string): void {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new TypeError(`'${name}' is not a header name`);
+    if (!isHttpToken(name)) throw new TypeError(`'${name}' is not a header name`);
     if (typeof value !== 'string') throw new TypeError(`header '${name}' value must be a string`);
     // non-ASCII text goes out as UTF-8 bytes, control characters as %XX: Node would refuse either at write
     // time, after the handler's work is done

@@ -264,17 +264,13 @@ function buildBatchGet(call: BoundCall, result: unknown, options: BuildOptions):
       });
     }
   }
-  const projection = call.invocation.ctx.projection;
   eachEntry(resultMap, call, what, (v, k) => {
     if (isServiceError(v)) {
       body.error(bodyKey(call, k), itemError(v, options));
       return;
     }
     const data = entityData(call, v, 'the entity of key', k);
-    body.result(
-      bodyKey(call, k),
-      projection === undefined && !call.fillInDefaults ? data : project(call, data),
-    );
+    body.result(bodyKey(call, k), project(call, data));
   });
   for (const e of call.keyErrors) body.error(e.key, itemError(e.error, options));
   return ok(200, body.build());

@@ -11,7 +11,7 @@ import {
 } from '../protocol';
 import type { KeyType } from './key-types';
 import { ResourceNotFoundError } from './errors';
-import type { MethodModel, ResourceModel } from './registration';
+import type { AlternativeKeyType, MethodModel, ResourceModel } from './registration';
 
 /**
  * Routing (wire facts §3.3, the reference's `RestLiRouter`): the path walks down the resource tree (root
@@ -108,18 +108,11 @@ export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingReq
     const decoded = decodeKeyFromPath(segment, keyType.spec);
     const typed = keyType.fromProtocol(decoded);
     pathKeys ??= new Map();
-    if (resource.kind === 'association' && (isCompoundKey(decoded) || keyType !== resource.keyType)) {
-      if (!isCompoundKey(decoded)) {
-        // an alternative key of an association: its parts come from the converted key
-        for (const [part, value] of Object.entries(typed as Record<string, unknown>))
-          pathKeys.set(part, value);
-        key = typed;
-        entity = true;
-        continue;
-      }
+    if (resource.kind === 'association') {
+      // an association's typed key is its parts, read from the path or converted from an alternative key
       for (const [part, value] of Object.entries(typed as Record<string, unknown>)) pathKeys.set(part, value);
       // a partial key (an association finder's) keeps the request at the collection level
-      if (!decoded.hasAllParts(resource.assocParts!.keys())) continue;
+      if (isCompoundKey(decoded) && !decoded.hasAllParts(resource.assocParts!.keys())) continue;
     } else {
       pathKeys.set(resource.keyName!, typed);
     }
@@ -166,24 +159,29 @@ export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingReq
       resourceName: resource.name,
     });
   }
-  let keyType = resource.keyType;
-  let altKey: string | undefined;
-  if (
+  // the methods whose keys an alternative key names: entity-level ones, batch ones and create
+  const alt =
     altName !== undefined &&
-    keyType !== undefined &&
-    (method.startsWith('batch_') || entity || method === 'create')
-  ) {
-    keyType = alternativeKeyOf(resource, altName);
-    altKey = typeof altName === 'string' ? altName : undefined;
-  }
-  return { resource, target, method, key, pathKeys: pathKeys ?? EMPTY_KEYS, keyType, altKey };
+    resource.keyType !== undefined &&
+    (entity || method === 'create' || method.startsWith('batch_'))
+      ? alternativeKeyOf(resource, altName)
+      : undefined;
+  return {
+    resource,
+    target,
+    method,
+    key,
+    pathKeys: pathKeys ?? EMPTY_KEYS,
+    keyType: alt ?? resource.keyType,
+    altKey: alt?.altName,
+  };
 }
 
 /**
  * The key type of `?altkey=<name>` on `resource`.
  * @throws InvalidParameterError 400 for a name the resource does not declare
  */
-function alternativeKeyOf(resource: ResourceModel, name: unknown): KeyType<unknown> {
+function alternativeKeyOf(resource: ResourceModel, name: unknown): AlternativeKeyType {
   const alt = typeof name === 'string' ? resource.alternativeKeys.get(name) : undefined;
   if (alt === undefined) {
     throw new InvalidParameterError(

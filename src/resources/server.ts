@@ -14,6 +14,7 @@ import {
   parseQueryParams,
   resolveRequestProtocolVersion,
   selectRequestCodec,
+  isHttpToken,
   toHeaderValue,
 } from '../protocol';
 import { type BoundCall, type BindingRequest, bind } from './binder';
@@ -84,8 +85,6 @@ function runStage<T>(
   return current;
 }
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 /**
  * The response with header values Node can write: response filters build header objects themselves, and a
  * value Node refuses (a character beyond Latin-1, a line break) would fail only when the response is
@@ -96,7 +95,7 @@ function withWritableHeaders(response: ResourceResponse): ResourceResponse {
   let fixed: { [name: string]: string } | undefined;
   for (const name in response.headers) {
     const value = response.headers[name];
-    if (!HEADER_NAME.test(name)) throw new TypeError(`A response filter set a header named '${name}'`);
+    if (!isHttpToken(name)) throw new TypeError(`A response filter set a header named '${name}'`);
     if (typeof value !== 'string')
       throw new TypeError(`A response filter set header '${name}' to a ${typeof value}, not a string`);
     const safe = toHeaderValue(value);
