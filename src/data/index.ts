@@ -1,4 +1,5 @@
 export { ByteString } from './byte-string';
+export { MAX_NESTING_DEPTH } from './limits';
 export { Data, type JsValue } from './data';
 export { DataList } from './data-list';
 export { DataMap, type DataMapInit } from './data-map';

@@ -384,6 +384,12 @@ export const ERROR_CODES = {
     summary:
       "A resource handler returned a value of the wrong shape (not an entity of the resource's class, a bad status, an unknown batch key...).",
   },
+  SVC_ERR_INVOKE_OUTPUT_VALIDATION: {
+    errorName: 'OutputValidationError',
+    status: 500,
+    summary:
+      "What a resource handler returned does not fit its schema (the validation filter's `outputs` option, on in development mode); the message names every failing path.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -295,7 +295,10 @@ interface ResourceBase<V extends RecordTemplate> {
   readonly subresources?: readonly ResourceDefinition[];
   /** Filters for this resource only (invocation and response stages), after the server's. */
   readonly filters?: readonly RequestFilter[];
-  /** Runs the validation filter for this resource (the server's `validation` option does it for all). */
+  /**
+   * Whether the validation filter runs for this resource: `true` even when the server's `validation` option is
+   * off, `false` never (the handlers then get unchecked data, and must not store it). Default: the server's.
+   */
   readonly validation?: boolean;
   /** Documentation, for clients and descriptions. */
   readonly doc?: string;

@@ -83,10 +83,17 @@ export class PatchError extends SvcError {
   }
 }
 
-/** The opt-in validation filter rejected the request: a body (422) or a parameter or key (400). */
+/** The validation filter rejected the request: a body or patched result (422), or a parameter or key (400). */
 export class RequestValidationError extends SvcError {
   constructor(code: 'SVC_ERR_BIND_INPUT_VALIDATION' | 'SVC_ERR_BIND_PARAMETER_VALIDATION', message: string) {
     super(code, message);
+  }
+}
+
+/** What a handler returned does not fit its schema (500; the validation filter's `outputs` option). */
+export class OutputValidationError extends SvcError {
+  constructor(resource: string, method: string, messages: string) {
+    super('SVC_ERR_INVOKE_OUTPUT_VALIDATION', `Invalid output of ${resource} ${method}: ${messages}`);
   }
 }
 

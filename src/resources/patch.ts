@@ -132,11 +132,32 @@ export class PatchRequest<V extends RecordTemplate> {
   /** The patch document: the value of the body's `patch` entry (`{"$set":{...},...}`). */
   readonly patch: DataMap;
   readonly #valueClass: RecordClass<V>;
+  readonly #resultCheck: ((data: DataMap) => void) | undefined;
 
-  constructor(patch: DataMap, valueClass: RecordClass<V>) {
+  /**
+   * @param resultCheck runs on the patched data before {@link applyTo} returns it; it throws to refuse the
+   *   result (the validation filter checks it against the entity schema this way)
+   */
+  constructor(patch: DataMap, valueClass: RecordClass<V>, resultCheck?: (data: DataMap) => void) {
     checkPatch(patch);
     this.patch = patch;
     this.#valueClass = valueClass;
+    this.#resultCheck = resultCheck;
+  }
+
+  /** The same patch, whose {@link applyTo} also runs `check` on its result (after any check it had). */
+  withResultCheck(check: (data: DataMap) => void): PatchRequest<V> {
+    const before = this.#resultCheck;
+    return new PatchRequest(
+      this.patch,
+      this.#valueClass,
+      before === undefined
+        ? check
+        : (data) => {
+            before(data);
+            check(data);
+          },
+    );
   }
 
   /** The top-level `$set` map (field → new value), or an empty map. */
@@ -158,12 +179,15 @@ export class PatchRequest<V extends RecordTemplate> {
 
   /**
    * The entity with the patch applied, as a new record over a deep copy: `entity` is left untouched, so a
-   * store can replace its entry only when the whole patch applied.
+   * store can replace its entry only when the whole patch applied. With validation on (the default), the
+   * result is validated against the entity schema, so a patch cannot leave the entity unreadable.
    * @throws PatchError when the patch does not fit the entity (400)
+   * @throws RequestValidationError when the patched entity does not fit its schema (422)
    */
   applyTo(entity: V): V {
     const data = entity.data().copy();
     apply(data, this.patch, '');
+    this.#resultCheck?.(data);
     return new this.#valueClass(data);
   }
 

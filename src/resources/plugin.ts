@@ -52,7 +52,14 @@ export interface SvcPluginOptions {
   readonly errorResponseFormat?: ErrorResponseFormat;
   /** Message of a 500 from an unexpected error in production. Default `INTERNAL SERVER ERROR`. */
   readonly internalErrorMessage?: string;
-  /** Runs the validation filter for every resource (`true`, or its options). Default false. */
+  /**
+   * The validation filter (validation-filter.ts), on by default so that no request can store data that later
+   * reads cannot answer: request bodies (create, update, their batch forms, and the patched result of partial
+   * updates) answer 422 naming every failing path, parameters and complex keys 400. `false` turns it off for
+   * every resource that does not ask for it itself (`validation: true` on the resource); options tune it,
+   * e.g. `{ outputs: true }` also checks what handlers return (500 naming the path), which is on by default in
+   * `development` mode. Default `true`.
+   */
   readonly validation?: boolean | ValidationFilterOptions;
   /** Server filters, in order (tunneling, attachments...); the validation filter, if on, comes after them. */
   readonly filters?: readonly RequestFilter[];
@@ -70,6 +77,8 @@ export interface ResolvedSvcOptions {
   readonly errorResponseFormat: ErrorResponseFormat;
   readonly internalErrorMessage: string;
   readonly filters: readonly RequestFilter[];
+  /** The validation filter's options, or false when the server does not validate (resources may still ask). */
+  readonly validation: ValidationFilterOptions | false;
   readonly codecs: CodecRegistry;
   readonly maxBodyBytes: number;
 }
@@ -139,12 +148,27 @@ export function resolveSvcOptions(options: SvcPluginOptions): ResolvedSvcOptions
       throw new SvcPluginOptionsError('filters', 'each filter needs a name');
     filters.push(f);
   }
-  const validation = options.validation ?? false;
+  const validationOption = options.validation ?? true;
+  if (
+    typeof validationOption !== 'boolean' &&
+    (typeof validationOption !== 'object' || validationOption === null || Array.isArray(validationOption))
+  ) {
+    throw new SvcPluginOptionsError('validation', 'must be a boolean or validation filter options');
+  }
+  // outputs are checked in development mode unless the options say otherwise
+  const outputsByMode = { outputs: mode === 'development' };
+  const validation: ValidationFilterOptions | false =
+    validationOption === false
+      ? false
+      : validationOption === true
+        ? outputsByMode
+        : { ...outputsByMode, ...validationOption };
   if (validation !== false) {
-    if (validation !== true && (typeof validation !== 'object' || validation === null)) {
-      throw new SvcPluginOptionsError('validation', 'must be a boolean or validation filter options');
+    try {
+      validationFilter(validation);
+    } catch (err) {
+      throw new SvcPluginOptionsError('validation', (err as Error).message);
     }
-    filters.push(validationFilter(validation === true ? {} : validation));
   }
   const codecs = options.codecs ?? createDefaultCodecRegistry();
   if (!(codecs instanceof CodecRegistry) || codecs.contentTypes().length === 0) {
@@ -160,6 +184,7 @@ export function resolveSvcOptions(options: SvcPluginOptions): ResolvedSvcOptions
     errorResponseFormat: format,
     internalErrorMessage,
     filters,
+    validation,
     codecs,
     maxBodyBytes,
   });
@@ -171,14 +196,15 @@ export function resolveSvcOptions(options: SvcPluginOptions): ResolvedSvcOptions
  * @throws ResourceDefinitionError for a bad resource definition
  */
 export function createResourcePipeline(options: ResolvedSvcOptions): ResourcePipeline {
-  const validation = validationFilter();
   const roots = registerResources(options.resources, options.filters);
-  // resources that ask for validation on a server without it get the filter after the server's
-  const serverValidates = options.filters.some((f) => f.name === 'validation');
+  // a validation filter among the server's own filters replaces the built-in one
+  const custom = options.filters.some((f) => f.name === 'validation');
+  const onServer = custom
+    ? undefined
+    : validationFilter(options.validation === false ? {} : options.validation);
+  const serverDefault = options.validation !== false;
   const withValidation = new Map(
-    [...roots].map(
-      ([name, model]) => [name, addValidation(model, serverValidates ? undefined : validation)] as const,
-    ),
+    [...roots].map(([name, model]) => [name, addValidation(model, onServer, serverDefault)] as const),
   );
   return new ResourcePipeline(withValidation, {
     headers: options.headers,
@@ -192,13 +218,19 @@ export function createResourcePipeline(options: ResolvedSvcOptions): ResourcePip
   });
 }
 
+/** Appends the validation filter to each resource that validates: its own choice, else the server's. */
 function addValidation<
-  M extends { validation: boolean; filters: readonly RequestFilter[]; subresources: ReadonlyMap<string, M> },
->(model: M, filter: RequestFilter | undefined): M {
+  M extends {
+    validation: boolean | undefined;
+    filters: readonly RequestFilter[];
+    subresources: ReadonlyMap<string, M>;
+  },
+>(model: M, filter: RequestFilter | undefined, serverDefault: boolean): M {
   const subresources = new Map(
-    [...model.subresources].map(([n, s]) => [n, addValidation(s, filter)] as const),
+    [...model.subresources].map(([n, s]) => [n, addValidation(s, filter, serverDefault)] as const),
   );
-  const filters = filter !== undefined && model.validation ? [...model.filters, filter] : model.filters;
+  const on = model.validation ?? serverDefault;
+  const filters = filter !== undefined && on ? [...model.filters, filter] : model.filters;
   return Object.freeze({ ...model, filters, subresources });
 }
 

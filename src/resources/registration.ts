@@ -63,8 +63,8 @@ export interface ResourceModel {
   readonly subresources: ReadonlyMap<string, ResourceModel>;
   /** Invocation and response filters of this resource (the server's come first). */
   readonly filters: readonly RequestFilter[];
-  /** The resource asked for the validation filter. */
-  readonly validation: boolean;
+  /** The resource's own choice of the validation filter; undefined follows the server's `validation` option. */
+  readonly validation: boolean | undefined;
   /**
    * Key types for `?altkey=<name>`: each reads the alternative key on the wire and gives handlers the
    * resource's own key (and turns response keys back).
@@ -399,7 +399,7 @@ export function registerResource(
     entityActions,
     subresources,
     filters,
-    validation: def.validation === true,
+    validation: validationChoice(def.validation, at),
     definition: def as unknown as ResourceDefinition,
   });
 }
@@ -506,4 +506,9 @@ function alternativeKeyType(name: string, alt: AlternativeKey<unknown, unknown>)
     },
     toProtocol: (key: unknown): ResourceKey => wire.toProtocol(alt.fromKey(key)),
   });
+}
+
+function validationChoice(v: unknown, at: DefinitionLocation): boolean | undefined {
+  if (v === undefined || typeof v === 'boolean') return v;
+  throw new ResourceDefinitionError(at, "'validation' must be true or false");
 }

@@ -150,11 +150,16 @@ export interface BoundInput {
  *   query and body) and attachments (split a multipart body into the payload and an attachment reader) go
  *   here. Per-resource filters have no `request` stage (the resource is not known yet).
  * - `invocation` runs after binding, before the handler: validation goes here.
- * - `response` runs after the response is built (errors included), before encoding: response attachments.
+ * - `response` runs after the response is built (errors included), before encoding: response attachments,
+ *   output validation. It also gets the invocation, when the request got as far as binding.
  */
 export interface RequestFilter {
   readonly name: string;
   readonly request?: (request: ResourceRequest) => MaybeAsync<ResourceRequest>;
   readonly invocation?: (invocation: Invocation) => MaybeAsync<Invocation>;
-  readonly response?: (response: ResourceResponse, request: ResourceRequest) => MaybeAsync<ResourceResponse>;
+  readonly response?: (
+    response: ResourceResponse,
+    request: ResourceRequest,
+    invocation: Invocation | undefined,
+  ) => MaybeAsync<ResourceResponse>;
 }

@@ -342,7 +342,7 @@ export class ResourcePipeline {
     const filters = this.responseFiltersOf(state);
     if (filters.length === 0) return this.encode(state, response);
     return then(
-      runStage(response, filters, (f, r) => f.response?.(r, state.request)),
+      runStage(response, filters, (f, r) => f.response?.(r, state.request, state.call?.invocation)),
       (r) => this.encode(state, withWritableHeaders(r)),
     );
   }
@@ -435,7 +435,7 @@ export class ResourcePipeline {
         filters.length === 0
           ? this.encode(state, response)
           : then(
-              runStage(response, filters, (f, r) => f.response?.(r, state.request)),
+              runStage(response, filters, (f, r) => f.response?.(r, state.request, state.call?.invocation)),
               (r) => this.encode(state, withWritableHeaders(r)),
             );
       return out instanceof Promise ? out.catch((e: unknown) => this.lastResort(state, e)) : out;

@@ -2,28 +2,41 @@ import { DataList, DataMap, type DataValue } from '../data';
 import {
   CoercionMode,
   DataSchemaType,
+  type DataSchema,
   type RecordDataSchema,
+  REQUIRED_MODES,
   RequiredMode,
   type ValidationMessage,
   type ValidationPath,
   validate,
 } from '../schema';
-import { RequestValidationError } from './errors';
+import { ResourceMethod } from '../protocol';
+import { OutputValidationError, RequestValidationError } from './errors';
 import type { RecordTemplate } from '../templates';
 import type { ComplexResourceKey } from './key-types';
-import type { Invocation, RequestFilter } from './request';
+import { PatchRequest } from './patch';
+import type { Invocation, RequestFilter, ResourceResponse } from './request';
 
 /**
- * The opt-in validation filter (brief, "Validation": explicit, never automatic; the reference's
- * `RestLiValidationFilter`). Turned on per server (`svcPlugin` option `validation`) or per resource
- * (`validation: true`), it validates what a request brings against its schemas before the handler runs:
+ * The validation filter (the reference's `RestLiValidationFilter`), on for every resource unless the server
+ * (`svcPlugin` option `validation: false`) or the resource (`validation: false`) turns it off: whatever a
+ * service accepts it must be able to answer later, and a record stored without its required fields or with a
+ * string where an int belongs would make every later read of it fail. It validates what a request brings
+ * against its schemas before the handler runs:
  *
  * - bodies of create, update, partial_update (the `$set` values and nested patches against the fields'
  *   types; `$delete` of a required field without default), and their batch forms: **422** with the
  *   message-list text (`ERROR :: /title :: field is required but not found and has no default value`),
  *   per batch item prefixed `Index: <i>, ` (batch_create) or `Key: <key>, ` (batch updates) (wire facts §9.3);
+ * - the patched result: `PatchRequest.applyTo(entity)` in a partial update validates the entity it returns
+ *   against the entity schema (422, as the reference validates a patch against the whole record), so a patch
+ *   cannot leave an entity without a required field;
  * - finder and action parameters (records: required fields too) and complex keys: **400**
- *   `Input field validation failure, reason: <messages>`.
+ *   `Input field validation failure, reason: <messages>`;
+ * - with `outputs: true` (the plugin turns it on in development mode), what handlers return: entities of
+ *   get, finders, get_all, batch_get, returned created or patched entities, and action values; a failure is a
+ *   handler bug, a **500** naming the paths (hidden in production mode). Projected responses are checked
+ *   without required fields, which a projection may leave out.
  *
  * Data is validated with `RequiredMode.CAN_BE_ABSENT_IF_HAS_DEFAULT` and `CoercionMode.NORMAL` by default
  * (the reference's `ValidationOptions()`); numbers are coerced in place.
@@ -31,10 +44,15 @@ import type { Invocation, RequestFilter } from './request';
 
 /** Options of {@link validationFilter}. */
 export interface ValidationFilterOptions {
-  /** Validate request bodies (422). Default true. */
+  /** Validate request bodies and patched results (422). Default true. */
   readonly bodies?: boolean;
   /** Validate finder and action parameters and complex keys (400). Default true. */
   readonly params?: boolean;
+  /**
+   * Validate what handlers return (500 naming the paths). Default false here; the plugin's default is true in
+   * `development` mode.
+   */
+  readonly outputs?: boolean;
   /** Default `CAN_BE_ABSENT_IF_HAS_DEFAULT`. */
   readonly requiredMode?: RequiredMode;
 }
@@ -87,7 +105,7 @@ function patchMessages(
   return out;
 }
 
-function entityMessages(data: DataMap, schema: RecordDataSchema, requiredMode: RequiredMode): string {
+function entityMessages(data: DataValue, schema: DataSchema, requiredMode: RequiredMode): string {
   const r = validate(data, schema, { requiredMode, coercionMode: CoercionMode.NORMAL });
   return r.isValid() ? '' : r.getMessage();
 }
@@ -195,16 +213,124 @@ function check(inv: Invocation, options: Required<ValidationFilterOptions>): voi
  * ```
  */
 export function validationFilter(options: ValidationFilterOptions = {}): RequestFilter {
+  for (const name of ['bodies', 'params', 'outputs'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'boolean')
+      throw new TypeError(`validation option '${name}' must be a boolean`);
+  }
+  if (options.requiredMode !== undefined && !REQUIRED_MODES.includes(options.requiredMode))
+    throw new TypeError(`validation option 'requiredMode' must be one of ${REQUIRED_MODES.join(', ')}`);
   const resolved: Required<ValidationFilterOptions> = {
     bodies: options.bodies ?? true,
     params: options.params ?? true,
+    outputs: options.outputs ?? false,
     requiredMode: options.requiredMode ?? RequiredMode.CAN_BE_ABSENT_IF_HAS_DEFAULT,
   };
+  const invocation = (inv: Invocation): Invocation => {
+    check(inv, resolved);
+    return resolved.bodies ? withPatchedResultCheck(inv, resolved.requiredMode) : inv;
+  };
+  if (!resolved.outputs) return Object.freeze({ name: 'validation', invocation });
   return Object.freeze({
     name: 'validation',
-    invocation(inv: Invocation): Invocation {
-      check(inv, resolved);
-      return inv;
+    invocation,
+    response(response: ResourceResponse, _request: unknown, inv: Invocation | undefined): ResourceResponse {
+      if (inv !== undefined && response.error === undefined && response.body !== undefined)
+        checkOutput(inv, response, resolved.requiredMode);
+      return response;
     },
   });
+}
+
+/** The invocation with its patches validating the entity they produce (`PatchRequest.applyTo`). */
+function withPatchedResultCheck(inv: Invocation, requiredMode: RequiredMode): Invocation {
+  if (inv.input.patch === undefined && inv.input.patchesByKey === undefined) return inv;
+  const schema = inv.resource.valueSchema;
+  const checked = (p: PatchRequest<RecordTemplate>, key: string | undefined): PatchRequest<RecordTemplate> =>
+    p.withResultCheck((data) => {
+      const m = entityMessages(data, schema, requiredMode);
+      if (m !== '') throw bodyFailure(key === undefined ? m : `Key: ${key}, ${m}`);
+    });
+  const args = inv.args.map((a) => {
+    if (a instanceof PatchRequest) return checked(a as PatchRequest<RecordTemplate>, undefined);
+    if (a instanceof Map) {
+      let changed = false;
+      const out = new Map<unknown, unknown>();
+      for (const [k, v] of a as Map<unknown, unknown>) {
+        if (v instanceof PatchRequest) {
+          changed = true;
+          out.set(k, checked(v as PatchRequest<RecordTemplate>, keyText(k)));
+        } else out.set(k, v);
+      }
+      return changed ? out : a;
+    }
+    return a;
+  });
+  return { ...inv, args };
+}
+
+function keyText(k: unknown): string {
+  return typeof k === 'object' && k !== null
+    ? JSON.stringify(k, (_n, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
+    : String(k);
+}
+
+/** What a handler returned, as the response body holds it, against its schema (a 500 when it does not fit). */
+function checkOutput(inv: Invocation, response: ResourceResponse, requiredMode: RequiredMode): void {
+  const body = response.body!;
+  // a projection may leave required fields out
+  const mode = inv.ctx.projection === undefined ? requiredMode : RequiredMode.IGNORE;
+  const schema = inv.resource.valueSchema;
+  let text = '';
+  const each = (items: DataValue | undefined, at: (i: number | string) => string, pick?: string): void => {
+    if (items instanceof DataList) {
+      items.forEach((v, i) => {
+        const e = pick === undefined ? v : v instanceof DataMap ? v.get(pick) : undefined;
+        if (e !== undefined) {
+          const m = entityMessages(e, schema, mode);
+          if (m !== '') text += `${at(i)}${m}`;
+        }
+      });
+    } else if (items instanceof DataMap) {
+      for (const [k, v] of items) {
+        const e = pick === undefined ? v : v instanceof DataMap ? v.get(pick) : undefined;
+        if (e !== undefined) {
+          const m = entityMessages(e, schema, mode);
+          if (m !== '') text += `${at(k)}${m}`;
+        }
+      }
+    }
+  };
+  switch (inv.method) {
+    case ResourceMethod.GET:
+    case ResourceMethod.CREATE:
+    case ResourceMethod.PARTIAL_UPDATE:
+      text = entityMessages(body, schema, mode);
+      break;
+    case ResourceMethod.FINDER:
+    case ResourceMethod.GET_ALL:
+      each(body.get('elements'), (i) => `Index: ${i}, `);
+      break;
+    case ResourceMethod.BATCH_GET:
+      each(body.get('results'), (k) => `Key: ${k}, `);
+      break;
+    case ResourceMethod.BATCH_CREATE:
+      each(body.get('elements'), (i) => `Index: ${i}, `, 'entity');
+      break;
+    case ResourceMethod.BATCH_PARTIAL_UPDATE:
+      each(body.get('results'), (k) => `Key: ${k}, `, 'entity');
+      break;
+    case ResourceMethod.ACTION: {
+      const returns = inv.target.returns;
+      const value = body.get('value');
+      if (returns !== undefined && value !== undefined) {
+        const m = entityMessages(value, returns.schema(), mode);
+        if (m !== '') text = m;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  if (text !== '')
+    throw new OutputValidationError(inv.ctx.resource, inv.methodName ?? inv.method, text.trimEnd());
 }

@@ -97,7 +97,7 @@ describe.each([
     const api = client(options);
     const r = await api.photos.batchCreate([
       new Photo().setTitle('a').setFormat(PhotoFormat.PNG),
-      new Photo().setFormat(PhotoFormat.PNG),
+      new Photo().setTitle(' ').setFormat(PhotoFormat.PNG),
     ]);
     expect(r.elements.map((e) => [e.status, e.id, e.isError])).toEqual([
       [201, 7, false],
@@ -235,7 +235,7 @@ describe('errors through the typed client', () => {
   });
 
   it('a handler’s ServiceError keeps its status and message', async () => {
-    const err = await failure(client().albums.create(new Album()));
+    const err = await failure(client().albums.create(new Album().setName(' ')));
     expect(err.status).toBe(400);
     expect(err.errorResponse?.message).toBe('an album needs a name');
   });

@@ -40,7 +40,7 @@ describe('photos', () => {
     const created = await req(
       'POST',
       '/photos',
-      { elements: [{ title: 'a', format: 'PNG' }, { format: 'PNG' }] },
+      { elements: [{ title: 'a', format: 'PNG' }, { title: '', format: 'PNG' }] },
       { 'x-svc-method': 'batch_create' },
     );
     expect(created.json.elements.map((e: { status: number }) => e.status)).toEqual([201, 400]);

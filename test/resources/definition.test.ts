@@ -286,9 +286,13 @@ describe('plugin options', () => {
         (n) => n.prefix,
       ),
     ).toEqual(['X-Svc', 'X-RestLi']);
-    expect(resolveSvcOptions({ resources: [], validation: true }).filters.map((f) => f.name)).toEqual([
-      'validation',
-    ]);
+    expect(o.validation).toEqual({ outputs: false });
+    expect(resolveSvcOptions({ resources: [], mode: 'development' }).validation).toEqual({ outputs: true });
+    expect(resolveSvcOptions({ resources: [], validation: false }).validation).toBe(false);
+    expect(
+      resolveSvcOptions({ resources: [], mode: 'development', validation: { outputs: false, params: false } })
+        .validation,
+    ).toEqual({ outputs: false, params: false });
   });
 
   it.each<[string, Record<string, unknown>, string]>([

@@ -141,7 +141,8 @@ let complex: ReturnType<typeof locales>;
 beforeEach(async () => {
   assoc = entries();
   complex = locales();
-  server = await startServer({ resources: [assoc.resource, complex.resource, tags()] });
+  // key handling, with entities that leave the fixtures' required fields out
+  server = await startServer({ resources: [assoc.resource, complex.resource, tags()], validation: false });
 });
 
 afterEach(async () => {

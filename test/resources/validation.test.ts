@@ -1,7 +1,7 @@
 /**
- * The opt-in validation filter over HTTP: off by default (request data is not validated automatically),
- * on per server or per resource; bodies fail with 422 and the validation messages, parameters and keys
- * with 400 (wire facts §9.3).
+ * The validation filter over HTTP: on by default (bodies, patched results, parameters and keys; outputs in
+ * development mode), off per server or per resource; bodies fail with 422 and the validation messages,
+ * parameters and keys with 400 (wire facts §9.3).
  */
 import {
   LONG_KEY,
@@ -25,7 +25,8 @@ function places(validation = false) {
     name: validation ? 'checkedPlaces' : 'places',
     key: LONG_KEY,
     value: LatLong,
-    validation,
+    // true asks for the filter on a server without it; otherwise the server's choice
+    ...(validation ? { validation: true } : {}),
     methods: {
       create: () => ({ id: next++ }),
       batchCreate: (all) => all.map(() => ({ id: next++ })),
@@ -164,5 +165,116 @@ describe('with the validation filter on one resource', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('validation by default', () => {
+  it('is on when the server says nothing: an invalid body is a 422 and nothing is stored', async () => {
+    const s = await startServer({ resources: [places()] });
+    try {
+      const r = await s.request('POST', '/places', { json: { latitude: 'north' } });
+      expect(r.status).toBe(422);
+      expect(r.json.message).toMatch(/\/longitude :: field is required/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('is off for a resource that says validation: false', async () => {
+    const unchecked = collection({
+      name: 'unchecked',
+      key: LONG_KEY,
+      value: LatLong,
+      validation: false,
+      methods: { create: () => ({ id: 1 }) },
+    });
+    const s = await startServer({ resources: [unchecked, places()] });
+    try {
+      expect((await s.request('POST', '/unchecked', { json: {} })).status).toBe(201);
+      expect((await s.request('POST', '/places', { json: {} })).status).toBe(422);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('refuses a resource whose validation choice is not a boolean', () => {
+    const bad = { ...places(), validation: 'yes' } as unknown as ResourceDefinition;
+    return expect(startServer({ resources: [bad] })).rejects.toThrow("'validation' must be true or false");
+  });
+
+  it('validates the patched result: a nested patch that leaves a required field absent is a 422', async () => {
+    await withServer([photoService().resource], true, async (s) => {
+      const r = await s.request('POST', '/photos/1', {
+        json: { patch: { location: { $set: { latitude: 1 } } } },
+      });
+      expect(r.status).toBe(422);
+      expect(r.json.message).toBe(
+        'ERROR :: /location/longitude :: field is required but not found and has no default value',
+      );
+      // nothing was stored: the photo reads back whole
+      const after = await s.request('GET', '/photos/1');
+      expect(after.status).toBe(200);
+      expect(after.json.location).toBeUndefined();
+      const ok = await s.request('POST', '/photos/1', {
+        json: { patch: { location: { $set: { latitude: 1, longitude: 2 } } } },
+      });
+      expect(ok.status).toBe(200);
+    });
+  });
+});
+
+describe('output validation', () => {
+  function broken() {
+    return collection({
+      name: 'broken',
+      key: LONG_KEY,
+      value: LatLong,
+      methods: {
+        get: (id) => (id === 1 ? new LatLong().setLatitude(1) : new LatLong().setLatitude(1).setLongitude(2)),
+        getAll: () => [new LatLong().setLatitude(1).setLongitude(2), new LatLong().setLongitude(3)],
+      },
+    });
+  }
+
+  it('is on in development mode: an entity a handler returns without a required field is a 500 naming the path', async () => {
+    const s = await startServer({ resources: [broken()], mode: 'development' });
+    try {
+      const r = await s.request('GET', '/broken/1');
+      expect(r.status).toBe(500);
+      expect(r.json.message).toBe(
+        'Invalid output of broken get: ERROR :: /longitude :: field is required but not found and has no default value',
+      );
+      const all = await s.request('GET', '/broken');
+      expect(all.status).toBe(500);
+      expect(all.json.message).toMatch(/^Invalid output of broken get_all: Index: 1, ERROR :: \/latitude ::/);
+      expect((await s.request('GET', '/broken/2')).status).toBe(200);
+      // a projection may leave required fields out
+      expect((await s.request('GET', '/broken/1?fields=latitude')).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('is off in production mode unless asked for, and then hides the message', async () => {
+    const plain = await startServer({ resources: [broken()] });
+    try {
+      expect((await plain.request('GET', '/broken/1')).status).toBe(200);
+    } finally {
+      await plain.close();
+    }
+    const asked = await startServer({ resources: [broken()], validation: { outputs: true } });
+    try {
+      const r = await asked.request('GET', '/broken/1');
+      expect(r.status).toBe(500);
+      expect(r.json.message).toBe('INTERNAL SERVER ERROR');
+    } finally {
+      await asked.close();
+    }
+  });
+
+  it('refuses validation options of the wrong type', () => {
+    return expect(
+      startServer({ resources: [places()], validation: { outputs: 'yes' } as unknown as boolean }),
+    ).rejects.toThrow("validation option 'outputs' must be a boolean");
   });
 });
