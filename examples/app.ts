@@ -4,7 +4,7 @@
  * it here.
  */
 import fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { svcFrameworkErrors, svcPlugin, type SvcPluginOptions } from 'svc-framework';
+import { svcPlugin, svcServerOptions, type SvcPluginOptions } from 'svc-framework';
 import { exampleResources } from './resources';
 import { type PhotoLibrary, seededLibrary } from './store';
 
@@ -21,9 +21,10 @@ export interface ExampleAppOptions {
 /** Builds (but does not start) the example service. */
 export async function createExampleApp(options: ExampleAppOptions = {}): Promise<FastifyInstance> {
   const library = options.library ?? seededLibrary();
-  // answer the errors fastify raises before any plugin (a malformed percent-escape in the path) in kind
+  // request and connection timeouts (a stalled upload is answered 408 and closed), and the errors raised
+  // before any plugin runs (malformed framing, unknown methods, huge headers) answered as ErrorResponses
   const { prefix: _prefix, ...svc } = options.svc ?? {};
-  const app = fastify({ frameworkErrors: svcFrameworkErrors(svc), ...options.fastify });
+  const app = fastify({ ...svcServerOptions(svc), ...options.fastify });
   await app.register(svcPlugin, { ...options.svc, resources: exampleResources(library) });
   return app;
 }

@@ -267,6 +267,22 @@ export const ERROR_CODES = {
     summary:
       "A response body does not have the shape of its method's envelope (a client reading a peer's response).",
   },
+  SVC_ERR_PROTOCOL_MALFORMED_HTTP: {
+    errorName: 'HttpClientError',
+    status: 400,
+    summary:
+      "Node's HTTP parser refused the request (malformed framing, an unknown method such as BREW); answered by `svcClientErrorHandler`.",
+  },
+  SVC_ERR_PROTOCOL_HEADERS_TOO_LARGE: {
+    errorName: 'HttpClientError',
+    status: 431,
+    summary: "The request headers exceed Node's limit (16 KiB by default).",
+  },
+  SVC_ERR_PROTOCOL_REQUEST_TIMEOUT: {
+    errorName: 'HttpClientError',
+    status: 408,
+    summary: 'The request did not arrive in full within the server\'s `requestTimeout` (see `svcServerOptions`).',
+  },
   SVC_ERR_CLIENT_BAD_OPTIONS: {
     errorName: 'ClientOptionsError',
     status: 500,

@@ -74,9 +74,12 @@ export interface RequestProtocolVersion {
  * a version outside [1.0.0, 2.0.0] is rejected. Every response, errors included, echoes
  * {@link RequestProtocolVersion.responseValue}; for a rejected header, the error's `responseVersion`.
  *
- * @throws ProtocolVersionError 400: `Rest.li protocol version X used by the client is not supported!`
- *   (`SVC_ERR_PROTOCOL_VERSION_UNSUPPORTED`), or `Illegal version X specified.` (malformed; the reference
- *   lets that escape as a 500, Svc answers 400 and echoes `1.0.0`)
+ * @throws ProtocolVersionError 400 (`SVC_ERR_PROTOCOL_VERSION_UNSUPPORTED`):
+ *   `Rest.li protocol version X used by the client is not supported! Supported versions: 1.0.0 to 2.0.0.`
+ *   (the reference's sentence, which clients may match on, then the range), answered with the newest
+ *   version rather than X: a version the server does not speak is not echoed as if it did; or
+ *   `Illegal version X specified.` (malformed; the reference lets that escape as a 500, Svc answers 400 and
+ *   echoes `1.0.0`)
  */
 export function resolveRequestProtocolVersion(headerValue: string | undefined): RequestProtocolVersion {
   if (headerValue === undefined) {
@@ -90,8 +93,9 @@ export function resolveRequestProtocolVersion(headerValue: string | undefined): 
   ) {
     throw new ProtocolVersionError(
       'SVC_ERR_PROTOCOL_VERSION_UNSUPPORTED',
-      `Rest.li protocol version ${text} used by the client is not supported!`,
-      text,
+      `Rest.li protocol version ${text} used by the client is not supported! ` +
+        `Supported versions: ${OLDEST_SUPPORTED_PROTOCOL_VERSION.toString()} to ${NEXT_PROTOCOL_VERSION.toString()}.`,
+      LATEST_PROTOCOL_VERSION.toString(),
     );
   }
   return { version, responseValue: text };

@@ -90,6 +90,20 @@ export class RequestValidationError extends SvcError {
   }
 }
 
+/** What Node's HTTP layer refused before any route ran: malformed framing, huge headers, a stalled request. */
+export class HttpClientError extends SvcError {
+  constructor(
+    code:
+      | 'SVC_ERR_PROTOCOL_MALFORMED_HTTP'
+      | 'SVC_ERR_PROTOCOL_HEADERS_TOO_LARGE'
+      | 'SVC_ERR_PROTOCOL_REQUEST_TIMEOUT',
+    message: string,
+    cause: unknown,
+  ) {
+    super(code, message, { cause });
+  }
+}
+
 /** What a handler returned does not fit its schema (500; the validation filter's `outputs` option). */
 export class OutputValidationError extends SvcError {
   constructor(resource: string, method: string, messages: string) {

@@ -10,6 +10,8 @@ export {
   RequestBodyError,
   PatchError,
   RequestValidationError,
+  OutputValidationError,
+  HttpClientError,
   NullResultError,
   InvalidResultError,
   type DefinitionLocation,
@@ -128,3 +130,10 @@ export {
   svcPlugin,
   svcFrameworkErrors,
 } from './plugin';
+export {
+  type SvcServerOptions,
+  type SvcFastifyServerOptions,
+  DEFAULT_SERVER_TIMEOUTS,
+  svcServerOptions,
+  svcClientErrorHandler,
+} from './server-options';

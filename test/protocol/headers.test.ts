@@ -54,13 +54,15 @@ describe('protocol versions', () => {
     expect(resolveRequestProtocolVersion('2.0.0-RC1').responseValue).toBe('2.0.0');
   });
 
-  it('rejects a version out of range with 400, echoing it', () => {
-    for (const v of ['3.0.0', '2.0.1', '0.9.9']) {
+  it('rejects a version out of range with 400 naming the supported versions, answering with the newest', () => {
+    for (const v of ['3.0.0', '2.0.1', '0.9.9', '99.0.0']) {
       const err = versionError(v);
-      expect(err.message).toBe(`Rest.li protocol version ${v} used by the client is not supported!`);
+      expect(err.message).toBe(
+        `Rest.li protocol version ${v} used by the client is not supported! Supported versions: 1.0.0 to 2.0.0.`,
+      );
       expect(err.statusCode).toBe(400);
       expect(err.code).toBe('SVC_ERR_PROTOCOL_VERSION_UNSUPPORTED');
-      expect(err.responseVersion).toBe(v);
+      expect(err.responseVersion).toBe('2.0.0');
     }
   });
 

@@ -28,12 +28,16 @@ describe('protocol version', () => {
     expect(r.headers.get('x-svc-protocol-version')).toBe('1.0.0');
   });
 
-  it('rejects a version out of range with 400, echoing it', async () => {
-    const r = await server.request('GET', '/photos/1', { headers: { 'x-svc-protocol-version': '3.0.0' } });
-    expect(r.status).toBe(400);
-    expect(r.headers.get('x-svc-protocol-version')).toBe('3.0.0');
-    expect(r.headers.get('x-svc-error-response')).toBe('true');
-    expect(r.json.message).toBe('Rest.li protocol version 3.0.0 used by the client is not supported!');
+  it('rejects a version out of range with 400 naming the supported versions, not echoing it', async () => {
+    for (const v of ['3.0.0', '99.0.0']) {
+      const r = await server.request('GET', '/photos/1', { headers: { 'x-svc-protocol-version': v } });
+      expect(r.status).toBe(400);
+      expect(r.headers.get('x-svc-protocol-version')).toBe('2.0.0');
+      expect(r.headers.get('x-svc-error-response')).toBe('true');
+      expect(r.json.message).toBe(
+        `Rest.li protocol version ${v} used by the client is not supported! Supported versions: 1.0.0 to 2.0.0.`,
+      );
+    }
   });
 
   it('rejects a malformed version with 400, echoing 1.0.0', async () => {
