@@ -598,18 +598,27 @@ export interface BatchIds {
  *
  * @throws InvalidKeyError
  */
-export function decodeBatchIds(ids: DataValue | undefined, spec: KeySpec): BatchIds | undefined {
+export function decodeBatchIds(
+  ids: DataValue | undefined,
+  spec: KeySpec,
+  protocol1 = false,
+): BatchIds | undefined {
   if (ids === undefined) return undefined;
   const keys: ResourceKey[] = [];
   const errors: BatchKeyError[] = [];
   if (spec.kind === 'simple') return { keys: decodeSimpleBatchIds(ids, spec.type), errors };
-  if (!(ids instanceof DataList)) {
+  // 1.0.0: one compound id is a plain string (`a=1&b=2`), not a List
+  const list = protocol1 && typeof ids === 'string' ? new DataList([ids]) : ids;
+  if (!(list instanceof DataList)) {
     throw new InvalidKeyError(`Invalid batch keys '${describeItem(ids)}': expected List(...)`);
   }
   const seen = new KeySet();
-  for (const item of ids) {
+  for (const item of list) {
     try {
-      const key = keyFromData(item, spec);
+      const key =
+        protocol1 && spec.kind === 'compound' && typeof item === 'string'
+          ? compoundFromData(protocol1CompoundData(item), spec)
+          : keyFromData(item, spec);
       if (seen.add(key)) keys.push(key);
     } catch (err) {
       if (!(err instanceof InvalidKeyError)) throw err;
@@ -621,6 +630,32 @@ export function decodeBatchIds(ids: DataValue | undefined, spec: KeySpec): Batch
     }
   }
   return { keys, errors };
+}
+
+/**
+ * A 1.0.0 compound key's text, `albumId=1&photoId=2` (its parts URL-encoded: wire facts §3.2), as the map
+ * the 2.0.0 form parses to.
+ * @throws InvalidKeyError
+ */
+function protocol1CompoundData(text: string): DataMap {
+  const map = new DataMap();
+  for (const part of text.split('&')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw new InvalidKeyError(`'${part}' is not a name=value key part`);
+    let name: string;
+    let value: string;
+    try {
+      name = percentDecode(part.slice(0, eq), true);
+      value = percentDecode(part.slice(eq + 1), true);
+    } catch (err) {
+      throw new InvalidKeyError(`bad percent-escape in key part '${part}'`, (err as Error).message, {
+        cause: err,
+      });
+    }
+    if (map.has(name)) throw new InvalidKeyError(`key part '${name}' is repeated`);
+    map.put(name, value);
+  }
+  return map;
 }
 
 /** Up to this many ids, duplicates are found by a scan of those seen so far rather than through a Set. */

@@ -1,4 +1,4 @@
-import { DataMap, type DataValue } from '../data';
+import { DataList, DataMap, type DataValue } from '../data';
 import { QuerySyntaxError, UriElementParseError } from './errors';
 import { encodeMask } from './mask';
 import { contextualEncode, percentDecode } from './uri-component-encoding';
@@ -211,6 +211,11 @@ export interface ParseQueryOptions {
   readonly requestUri?: string;
   /** Passed to the element parser. */
   readonly maxDepth?: number;
+  /**
+   * The request speaks protocol 1.0.0 (no version header, or `1.0.0`): its batch `ids` may come in the 1.0.0
+   * forms (wire facts §3.2), which are read besides the 2.0.0 one. Default false.
+   */
+  readonly protocol1?: boolean;
 }
 
 /**
@@ -227,16 +232,20 @@ export function parseQueryParams(rawQuery: string | undefined, options?: ParseQu
   if (rawQuery === undefined || rawQuery === '') return result;
   const requestUri = options?.requestUri;
   const parseOptions = options?.maxDepth === undefined ? undefined : { maxDepth: options.maxDepth };
+  const protocol1 = options?.protocol1 === true;
   if (rawQuery.indexOf('&') === -1) {
     // one parameter (batch_get's `ids`, most gets): no pairs to make, no repeats to look for
     const eq = rawQuery.indexOf('=');
-    if (eq !== 0) {
-      const name = decodeName(eq === -1 ? rawQuery : rawQuery.slice(0, eq), requestUri);
+    if (eq === 0) return result;
+    const name = decodeName(eq === -1 ? rawQuery : rawQuery.slice(0, eq), requestUri);
+    // (a 1.0.0 flattened complex id, ids[0].x=..., is read below)
+    if (!protocol1 || !name.startsWith('ids[')) {
       putParam(result, name, eq === -1 ? '' : rawQuery.slice(eq + 1), parseOptions, requestUri);
+      return result;
     }
-    return result;
   }
-  const pairs = splitQuery(rawQuery, requestUri);
+  let pairs = splitQuery(rawQuery, requestUri);
+  if (protocol1) pairs = takeProtocol1Ids(pairs, result, requestUri);
   if (pairs.length > 1) {
     const seen = new Set<string>();
     for (const [name] of pairs) {
@@ -268,4 +277,85 @@ function putParam(
     if (!(err instanceof UriElementParseError)) throw err;
     throw querySyntax(`error while parsing query param '${name}'\n${err.message}`, requestUri, name, err);
   }
+}
+
+const PROTOCOL1_COMPLEX_ID = /^ids\[(\d{1,9})\]\.(.+)$/s;
+
+/**
+ * The batch ids of a 1.0.0 request (wire facts §3.2; the reference's `QueryParamsDataMap`), put into `result`
+ * as `ids`; returns the other pairs. The 1.0.0 forms:
+ *
+ * - repeated `ids=1&ids=2`: a list of strings, each URL-decoded once (`+` is a space, as Java's decoder
+ *   reads it); a compound key's id is its `a=1&b=2` text, URL-encoded once more, which the key decoder
+ *   reads (`decodeBatchIds` with `protocol1`);
+ * - complex keys flattened as `ids[0].field=v&ids[0].$params.p=w` (brackets usually sent as `%5B` `%5D`):
+ *   a list of maps, in index order.
+ *
+ * One `ids` (the 2.0.0 form, which 1.0.0 requests from curl and Svc clients use too) is left for the
+ * element parser.
+ */
+function takeProtocol1Ids(
+  pairs: Array<[string, string]>,
+  result: DataMap,
+  requestUri: string | undefined,
+): Array<[string, string]> {
+  let plain: string[] | undefined;
+  let flat: Array<[number, string, string]> | undefined;
+  const rest: Array<[string, string]> = [];
+  for (const pair of pairs) {
+    const [name, raw] = pair;
+    if (name === QueryParam.IDS) (plain ??= []).push(raw);
+    else {
+      const m = name.startsWith('ids[') ? PROTOCOL1_COMPLEX_ID.exec(name) : null;
+      if (m === null) rest.push(pair);
+      else (flat ??= []).push([Number(m[1]), m[2]!, raw]);
+    }
+  }
+  if (plain !== undefined && flat !== undefined)
+    throw querySyntax('ids given both as ids= and as ids[i].field=', requestUri, QueryParam.IDS);
+  const decode = (raw: string): string => {
+    try {
+      return percentDecode(raw, true);
+    } catch (err) {
+      throw querySyntax(
+        `bad percent-escape in ids: ${(err as Error).message}`,
+        requestUri,
+        QueryParam.IDS,
+        err,
+      );
+    }
+  };
+  if (plain !== undefined) {
+    // one ids= is the 2.0.0 form (or one 1.0.0 id, which reads the same): the element parser takes it
+    if (plain.length === 1) rest.push([QueryParam.IDS, plain[0]!]);
+    else result.set(QueryParam.IDS, new DataList(plain.map(decode)));
+  }
+  if (flat !== undefined) {
+    const items: DataMap[] = [];
+    for (const [index, path, raw] of flat) {
+      if (index >= flat.length)
+        throw querySyntax(
+          `ids[${index}] is out of order (${flat.length} fields given)`,
+          requestUri,
+          QueryParam.IDS,
+        );
+      while (items.length <= index) items.push(new DataMap());
+      let target = items[index]!;
+      const names = path.split('.');
+      for (let i = 0; i < names.length - 1; i++) {
+        const name = names[i]!;
+        let child = target.get(name);
+        if (child === undefined) target.put(name, (child = new DataMap()));
+        if (!(child instanceof DataMap))
+          throw querySyntax(`ids[${index}].${path} conflicts with another field`, requestUri, QueryParam.IDS);
+        target = child;
+      }
+      const last = names[names.length - 1]!;
+      if (last === '' || target.has(last))
+        throw querySyntax(`ids[${index}].${path} is empty or repeated`, requestUri, QueryParam.IDS);
+      target.put(last, decode(raw));
+    }
+    result.set(QueryParam.IDS, new DataList(items));
+  }
+  return rest;
 }

@@ -140,10 +140,14 @@ function patchOf(route: RouteResult, data: DataValue, what: string): PatchReques
 /** Typed batch keys of `ids`, and the items that did not decode. */
 function batchKeys(
   route: RouteResult,
-  query: DataMap,
+  req: BindingRequest,
 ): { typed: unknown[]; wire: ResourceKey[]; errors: BatchKeyError[] } {
   const keyType = route.keyType!;
-  const ids = decodeBatchIds(query.get(QueryParam.IDS), keyType.spec) ?? { keys: [], errors: [] };
+  const protocol1 = req.protocolVersion.major < 2;
+  const ids = decodeBatchIds(req.query.get(QueryParam.IDS), keyType.spec, protocol1) ?? {
+    keys: [],
+    errors: [],
+  };
   if (keyType.kind === 'simple') {
     // a bad simple id fails the whole request (in decoding, or here in the key type): no per-key errors
     const typed = keyType.fromProtocol === keyAsIs ? ids.keys : ids.keys.map((k) => keyType.fromProtocol(k));
@@ -281,14 +285,14 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
     }
     case 'batch_get':
     case 'batch_delete': {
-      const ids = batchKeys(route, req.query);
+      const ids = batchKeys(route, req);
       keyErrors = ids.errors;
       args = [ids.typed];
       input = { keys: ids.typed };
       break;
     }
     case 'batch_update': {
-      const ids = batchKeys(route, req.query);
+      const ids = batchKeys(route, req);
       keyErrors = ids.errors;
       const { byTyped, byText } = batchEntities(route, requireBody(req, label), ids, label, (d, what) =>
         entityOf(route, d, what),
@@ -302,7 +306,7 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
     }
     case 'batch_partial_update': {
       returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
-      const ids = batchKeys(route, req.query);
+      const ids = batchKeys(route, req);
       keyErrors = ids.errors;
       const { byTyped, byText } = batchEntities(route, requireBody(req, label), ids, label, (d, what) =>
         patchOf(route, d, what),

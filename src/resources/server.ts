@@ -240,7 +240,10 @@ export class ResourcePipeline {
           ? undefined
           : getHeader(headers, 'accept'),
     );
-    const query = parseQueryParams(request.query, { requestUri: request.url });
+    const query = parseQueryParams(request.query, {
+      requestUri: request.url,
+      protocol1: version.version.major < 2,
+    });
     // route
     const methodHeader = this.readHeader(headers, this.methodHeaders, lowerCase);
     const routed = route(this.roots, {

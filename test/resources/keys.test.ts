@@ -314,3 +314,64 @@ describe('compound keys from the protocol encoder', () => {
     expect(r.json).toEqual({ albumId: 2, photoId: 10, position: 0 });
   });
 });
+
+describe('protocol 1.0.0 batch ids (wire facts §3.2)', () => {
+  const v1 = { headers: { 'x-svc-protocol-version': '' } };
+
+  it('batch gets simple keys given as repeated ids, as a Rest.li 1.0.0 client sends them', async () => {
+    const r = await server.request('GET', '/tags?ids=a&ids=b%20c&ids=a', v1);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-svc-protocol-version')).toBe('1.0.0');
+    expect(r.json.results).toEqual({ a: { language: 'a' }, 'b c': { language: 'b c' } });
+  });
+
+  it('still refuses repeated ids from a 2.0.0 client', async () => {
+    const r = await server.request('GET', '/tags?ids=a&ids=b');
+    expect(r.status).toBe(400);
+    expect(r.json.message).toBe('Invalid query parameters syntax: /tags?ids=a&ids=b');
+  });
+
+  it('reads a 1.0.0 request that uses the 2.0.0 List form (curl without a version header)', async () => {
+    const r = await server.request('GET', '/tags?ids=List(a,b)', v1);
+    expect(Object.keys(r.json.results)).toEqual(['a', 'b']);
+  });
+
+  it('batch gets compound keys in their 1.0.0 form, URL-encoded once more inside ids', async () => {
+    const r = await server.request(
+      'GET',
+      '/albumEntries?ids=albumId%3D1%26photoId%3D10&ids=photoId%3D10%26albumId%3D2&ids=albumId%3Dx%26photoId%3D1',
+      v1,
+    );
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.json.results).sort()).toEqual(['(albumId:1,photoId:10)', '(albumId:2,photoId:10)']);
+    expect(r.json.errors['albumId=x&photoId=1']).toMatchObject({ status: 400 });
+    const one = await server.request('GET', '/albumEntries?ids=albumId%3D1%26photoId%3D11', v1);
+    expect(Object.keys(one.json.results)).toEqual(['(albumId:1,photoId:11)']);
+  });
+
+  it('batch gets complex keys flattened as ids[i].field, $params included', async () => {
+    complex.store.set('en|-', new Locale().setLanguage('en'));
+    complex.store.set('a&b=c|-', new Locale().setLanguage('a&b=c'));
+    const r = await server.request(
+      'GET',
+      '/locales?ids%5B0%5D.$params.amount=1&ids%5B0%5D.language=en&ids%5B1%5D.language=a%26b%3Dc&ids%5B2%5D.language=fr',
+      v1,
+    );
+    expect(r.status).toBe(200);
+    expect(r.json.results).toEqual({
+      '(language:en)': { language: 'en' },
+      '(language:a&b=c)': { language: 'a&b=c' },
+    });
+  });
+
+  it.each([
+    ['ids both ways', '/locales?ids=x&ids%5B0%5D.language=en'],
+    ['an index beyond the fields given', '/locales?ids%5B999999999%5D.language=en'],
+    ['a repeated flattened field', '/locales?ids%5B0%5D.language=en&ids%5B0%5D.language=fr'],
+    ['a bad escape in a repeated id', '/tags?ids=a&ids=%zz'],
+  ])('answers 400 for %s', async (_name, target) => {
+    const r = await server.request('GET', target, v1);
+    expect(r.status).toBe(400);
+    expect(r.json.message).toMatch(/^Invalid query parameters syntax/);
+  });
+});
