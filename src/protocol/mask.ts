@@ -1,4 +1,4 @@
-import { DataList, DataMap, type DataValue } from '../data';
+import { DataList, DataMap, type DataValue, MAX_NESTING_DEPTH } from '../data';
 import { MaskSyntaxError, UriElementParseError } from './errors';
 import { percentDecode } from './uri-component-encoding';
 
@@ -122,6 +122,9 @@ export function parseMask(text: string): DataMap {
     const top = stack[stack.length - 1]!;
     if (descend) {
       if (field === '') throw malformed('empty parent field name', i - 2);
+      // the product's one nesting limit (data/limits.ts): projection walks recurse along the mask
+      if (stack.length >= MAX_NESTING_DEPTH)
+        throw malformed(`nesting deeper than ${MAX_NESTING_DEPTH} levels`, i - 2);
       const sub = new DataMap();
       top.put(field, sub);
       stack.push(sub);

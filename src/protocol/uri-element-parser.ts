@@ -1,4 +1,4 @@
-import type { DataList, DataMap } from '../data';
+import { type DataList, type DataMap, InvalidOptionException, MAX_NESTING_DEPTH } from '../data';
 import { adoptRootList, adoptRootMap } from '../data/adopt';
 import { StoreObject, setOwn, type Store } from '../data/internal';
 import { UriElementParseError } from './errors';
@@ -10,14 +10,14 @@ export type UriElement = string | DataMap | DataList;
 /** Options of {@link parseElement}. */
 export interface ParseElementOptions {
   /**
-   * Deepest nesting of maps and lists accepted (default {@link DEFAULT_MAX_URI_DEPTH}); deeper input is a
-   * {@link UriElementParseError} rather than a stack overflow.
+   * Deepest nesting of maps and lists accepted, a positive integer (default {@link DEFAULT_MAX_URI_DEPTH});
+   * deeper input is a {@link UriElementParseError} rather than a stack overflow.
    */
   readonly maxDepth?: number;
 }
 
-/** Default of {@link ParseElementOptions.maxDepth}. */
-export const DEFAULT_MAX_URI_DEPTH = 256;
+/** Default of {@link ParseElementOptions.maxDepth}: the product's one nesting limit (data/limits.ts). */
+export const DEFAULT_MAX_URI_DEPTH = MAX_NESTING_DEPTH;
 
 // Token kinds. A token is three parallel array entries (kind, text, column): no object per token.
 const STRING = 0;
@@ -252,6 +252,8 @@ function parseFlat(text: string, maxDepth: number): UriElement | undefined {
  * first excess token: ':' (column 5)`; and, for bad escapes (which the reference lets escape as an unchecked
  * exception), `Malformed percent-encoded octet at index N[, invalid hexadecimal digit 'c']`.
  *
+ * @throws UriElementParseError for text outside the grammar or nested deeper than `maxDepth`
+ * @throws InvalidOptionException for a `maxDepth` that is not a positive integer
  * @example
  * ```ts
  * parseElement("List(a,List(),())");  // DataList ['a', DataList [], DataMap {}]
@@ -261,6 +263,10 @@ function parseFlat(text: string, maxDepth: number): UriElement | undefined {
  */
 export function parseElement(text: string, options?: ParseElementOptions): UriElement {
   const maxDepth = options?.maxDepth ?? DEFAULT_MAX_URI_DEPTH;
+  if (maxDepth !== DEFAULT_MAX_URI_DEPTH && (!Number.isSafeInteger(maxDepth) || maxDepth < 1))
+    throw new InvalidOptionException(
+      `parseElement: maxDepth must be a positive integer, got ${String(maxDepth)}`,
+    );
   const flat = parseFlat(text, maxDepth);
   if (flat !== undefined) return flat;
   const tokens = tokenize(text);

@@ -1,4 +1,4 @@
-import { DataList, DataMap, type DataValue } from '../data';
+import { DataList, DataMap, type DataValue, MAX_NESTING_DEPTH } from '../data';
 import type { RecordTemplate } from '../templates';
 import { PatchError } from './errors';
 import type { RecordClass } from './value-types';
@@ -21,11 +21,14 @@ const SET = '$set';
 const DELETE = '$delete';
 
 /**
- * Checks the shape of a patch (before any handler sees it).
+ * Checks the shape of a patch (before any handler sees it), and that it nests no deeper than the product's
+ * one limit ({@link MAX_NESTING_DEPTH}, data/limits.ts), so the walks that apply it stay within the stack.
  * @throws PatchError `SVC_ERR_BIND_BAD_PATCH` (400)
  */
-export function checkPatch(patch: DataValue, path = ''): asserts patch is DataMap {
+export function checkPatch(patch: DataValue, path = '', depth = 1): asserts patch is DataMap {
   if (!(patch instanceof DataMap)) throw new PatchError(path, 'a patch must be a map');
+  if (depth > MAX_NESTING_DEPTH)
+    throw new PatchError(path.slice(0, 64) + '...', `a patch may nest at most ${MAX_NESTING_DEPTH} levels`);
   const used = new Map<string, string>();
   for (const [name, op] of patch) {
     if (name === SET) {
@@ -69,7 +72,7 @@ export function checkPatch(patch: DataValue, path = ''): asserts patch is DataMa
         `incorrect wire format of patch, simple type values are allowed only as children of commands; node name: ${name}`,
       );
     }
-    checkPatch(op, `${path}/${name}`);
+    checkPatch(op, `${path}/${name}`, depth + 1);
   }
 }
 

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import {
   Data,
   DataMap,
+  type DataValue,
+  MAX_NESTING_DEPTH,
   MaskSyntaxError,
   PathSpec,
   applyProjection,
@@ -75,6 +77,29 @@ describe('parseMask', () => {
       expect(err.code).toBe('SVC_ERR_PROTOCOL_MASK_SYNTAX');
     });
   }
+
+  it('accepts masks nested MAX_NESTING_DEPTH deep, projects data as deep, and refuses one level more', () => {
+    const depth = MAX_NESTING_DEPTH;
+    const maskText = `${'a:('.repeat(depth - 1)}b${')'.repeat(depth - 1)}`;
+    const mask = parseMask(maskText);
+    let data = new DataMap([
+      ['b', 1],
+      ['c', 2],
+    ]);
+    for (let i = 1; i < depth; i++)
+      data = new DataMap([
+        ['a', data],
+        ['x', i],
+      ]);
+    let projected: DataValue = applyProjection(data, mask);
+    for (let i = 1; i < depth; i++) {
+      expect((projected as DataMap).size).toBe(1);
+      projected = (projected as DataMap).get('a')!;
+    }
+    expect(Data.toJS(projected)).toEqual({ b: 1 });
+    expect(() => parseMask(`a:(${maskText})`)).toThrow(/nesting deeper than 1000 levels/);
+    expect(() => parseMask('a:('.repeat(100_000))).toThrow(MaskSyntaxError);
+  });
 
   it('throws nothing but its typed error on random text (property)', () => {
     fc.assert(

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { InvalidOptionException, MAX_NESTING_DEPTH } from '../../src/data';
 import {
   Data,
   DataList,
@@ -6,6 +7,7 @@ import {
   type DataValue,
   UriElementParseError,
   type UriEncodingMode,
+  type ParseElementOptions,
   encodeElement,
   isSvcError,
   parseElement,
@@ -16,9 +18,9 @@ function js(v: DataValue): unknown {
   return Data.toJS(v);
 }
 
-function parseError(text: string): UriElementParseError {
+function parseError(text: string, options?: ParseElementOptions): UriElementParseError {
   try {
-    parseElement(text);
+    parseElement(text, options);
   } catch (err) {
     if (err instanceof UriElementParseError) return err;
     throw err;
@@ -211,8 +213,8 @@ describe('parseElement', () => {
       });
     }
     it('counts a flat list as one level of nesting', () => {
-      expect(() => parseElement('List(a)', { maxDepth: 0 })).toThrow(UriElementParseError);
-      expect(parseElement('a', { maxDepth: 0 })).toBe('a');
+      expect(() => parseElement('List(List(a))', { maxDepth: 1 })).toThrow(UriElementParseError);
+      expect(parseElement('a', { maxDepth: 1 })).toBe('a');
       expect(js(parseElement('List(a)', { maxDepth: 1 }))).toEqual(['a']);
     });
   });
@@ -280,10 +282,26 @@ describe('parseElement', () => {
     expect(v.get('more')).toBe('w');
   });
 
-  it('refuses nesting deeper than maxDepth with its typed error', () => {
-    const deep = `${'List('.repeat(300)}${')'.repeat(300)}`;
+  it('accepts exactly MAX_NESTING_DEPTH levels and refuses one more with its typed error', () => {
+    const nested = (n: number): string => `${'List('.repeat(n)}${')'.repeat(n)}`;
+    expect(js(parseElement(nested(MAX_NESTING_DEPTH)))).toBeDefined();
+    expect(
+      js(parseElement(`${'(a:'.repeat(MAX_NESTING_DEPTH)}b${')'.repeat(MAX_NESTING_DEPTH)}`)),
+    ).toBeDefined();
+    const deep = nested(MAX_NESTING_DEPTH + 1);
     expect(() => parseElement(deep)).toThrow(UriElementParseError);
-    expect(parseError(deep).message).toMatch(/^nesting deeper than 256 levels at 'List\(' \(column 1280\)$/);
+    expect(parseError(deep).message).toMatch(/^nesting deeper than 1000 levels at 'List\(' \(column 5000\)$/);
+    expect(() => parseElement(nested(200_000))).toThrow(UriElementParseError);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, Infinity])('refuses a maxDepth of %p with InvalidOptionException', (d) => {
+    expect(() => parseElement('a', { maxDepth: d })).toThrow(InvalidOptionException);
+    expect(() => parseElement('a', { maxDepth: d })).toThrow(/maxDepth must be a positive integer/);
+  });
+
+  it('refuses nesting deeper than a maxDepth it is given', () => {
+    const deep = `${'List('.repeat(300)}${')'.repeat(300)}`;
+    expect(parseError(deep, { maxDepth: 256 }).message).toMatch(/^nesting deeper than 256 levels/);
     expect(js(parseElement(deep, { maxDepth: 400 }))).toBeDefined();
     const hostile = '('.repeat(100_000);
     expect(() => parseElement(hostile)).toThrow(UriElementParseError);

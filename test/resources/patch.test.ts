@@ -2,7 +2,23 @@
  * applyPatch and PatchRequest: `$set`, `$delete` and nested patches with the reference's semantics (its
  * `Patch` interpreter) and messages.
  */
-import { Data, DataMap, PatchRequest, applyPatch, checkPatch, isSvcError, type JsValue } from '../../src';
+import {
+  Data,
+  DataMap,
+  MAX_NESTING_DEPTH,
+  PatchRequest,
+  applyPatch,
+  checkPatch,
+  isSvcError,
+  type JsValue,
+} from '../../src';
+
+/** A patch `depth` levels deep: `{"a":{"a":...{"$set":{"x":1}}}}`, built without recursion. */
+function nestedPatch(depth: number): DataMap {
+  let p = new DataMap([['$set', new DataMap([['x', 1]])]]);
+  for (let i = 1; i < depth; i++) p = new DataMap([['a', p]]);
+  return p;
+}
 import { Photo } from '../generated/fixtures/com/example/photos/Photo';
 
 const map = (v: Record<string, JsValue>): DataMap => Data.fromJS(v) as DataMap;
@@ -79,6 +95,23 @@ describe('applyPatch', () => {
     expect(() => applyPatch(map({ a: 1 }), map({ a: { $set: { b: 1 } } }))).toThrow(
       'patch incompatible with data object, expected a field to be a record (at /a)',
     );
+  });
+
+  it('applies a patch nested MAX_NESTING_DEPTH levels deep and refuses a deeper one with its typed error', () => {
+    const target = applyPatch(new DataMap(), nestedPatch(MAX_NESTING_DEPTH));
+    let node = target;
+    for (let i = 1; i < MAX_NESTING_DEPTH; i++) node = node.get('a') as DataMap;
+    expect(node.get('x')).toBe(1);
+    for (const depth of [MAX_NESTING_DEPTH + 1, 100_000]) {
+      let thrown: unknown;
+      try {
+        applyPatch(new DataMap(), nestedPatch(depth));
+      } catch (err) {
+        thrown = err;
+      }
+      expect(isSvcError(thrown, 'PatchError', 'SVC_ERR_BIND_BAD_PATCH')).toBe(true);
+      expect((thrown as Error).message).toMatch(/a patch may nest at most 1000 levels/);
+    }
   });
 
   it('checks a patch without applying it', () => {
