@@ -3,9 +3,12 @@
  * registers give the client its types (keys, Photo/Album/AlbumEntry classes, finder parameters, action
  * returns). Start the service (`npm start`), then:
  *
- *   node -r @swc-node/register examples/client.ts            # BASE_URL overrides http://127.0.0.1:8080
+ *   node -r @swc-node/register examples/client.ts
+ *
+ * It calls http://127.0.0.1:8080, or the port in `PORT` (as `npm start` reads it: `PORT=8081 npm start`,
+ * then `PORT=8081 node ... examples/client.ts`), or `BASE_URL` when set (`BASE_URL=http://host:port`).
  */
-import { ServiceResponseError, createResourceClient, diffPatch } from 'svc-framework';
+import { ServiceResponseError, createResourceClient, diffPatch, isSvcError } from 'svc-framework';
 import { exampleResources } from './resources';
 import { PhotoFormat } from './src/main/generated/com/example/photos/PhotoFormat';
 import { PhotoLibrary } from './store';
@@ -43,11 +46,29 @@ export async function main(baseUrl: string, print: (line: string) => void): Prom
   }
 }
 
-if (require.main === module) {
-  main(process.env['BASE_URL'] ?? 'http://127.0.0.1:8080', (line) => console.log(line)).catch(
-    (err: unknown) => {
-      console.error(err instanceof Error ? err.message : err);
-      process.exitCode = 1;
-    },
+/** The service's base URL: `BASE_URL`, else http://127.0.0.1 on `PORT` (default 8080), as npm start uses. */
+export function exampleBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
+  const baseUrl = env['BASE_URL'];
+  if (baseUrl !== undefined && baseUrl !== '') return baseUrl;
+  const port = env['PORT'];
+  return `http://127.0.0.1:${port !== undefined && port !== '' ? port : '8080'}`;
+}
+
+/** The line printed when the service cannot be reached: the usual cause is that it is not running there. */
+export function unreachableMessage(err: unknown, baseUrl: string): string | undefined {
+  if (!isSvcError(err, 'TransportError')) return undefined;
+  const cause = (err.cause as NodeJS.ErrnoException | undefined)?.code;
+  if (cause !== 'ECONNREFUSED') return undefined;
+  return (
+    `Nothing answers at ${baseUrl}: start the example service with \`npm start\` ` +
+    '(if it runs on another port, set PORT to it here too, or BASE_URL).'
   );
+}
+
+if (require.main === module) {
+  const baseUrl = exampleBaseUrl(process.env);
+  main(baseUrl, (line) => console.log(line)).catch((err: unknown) => {
+    console.error(unreachableMessage(err, baseUrl) ?? (err instanceof Error ? err.message : err));
+    process.exitCode = 1;
+  });
 }

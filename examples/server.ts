@@ -1,6 +1,8 @@
 /**
  * Starts the example service (`npm start`): the photo library on http://127.0.0.1:8080 (`PORT` and `HOST`
- * override; `PORT=0` picks a free port), and prints a few `curl` lines that work when pasted.
+ * override; `PORT=0` picks a free port), and prints a few `curl` lines that work when pasted. A busy port
+ * is a message naming `PORT`, not a stack trace. SIGTERM and SIGINT close the server and end the
+ * process; `npm start` execs this process (package.json), so the PID `npm start` has is the one to signal.
  */
 import { createExampleApp } from './app';
 
@@ -19,11 +21,56 @@ export function curlLines(base: string): string[] {
   ];
 }
 
+/**
+ * What to tell the user when the service cannot listen, or undefined for errors that deserve their stack.
+ * A busy port is the usual first-run failure (another `npm start`, another service on 8080): say so and
+ * how to pick another port, rather than print `EADDRINUSE` and a stack trace.
+ */
+export function listenFailureMessage(err: unknown, host: string, port: number): string | undefined {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const retry =
+    `Start it on another port with PORT, e.g. \`PORT=${port === 8081 ? 8082 : 8081} npm start\` ` +
+    '(PORT=0 picks a free one); the client takes the same PORT.';
+  if (code === 'EADDRINUSE') {
+    return `Cannot start the photo library: port ${port} on ${host} is already in use (another \`npm start\`, or another service).\n${retry}`;
+  }
+  if (code === 'EACCES') {
+    return `Cannot start the photo library: this user may not listen on port ${port} of ${host}.\n${retry}`;
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return `Cannot start the photo library: ${host} is not an address of this machine; set HOST to one (default 127.0.0.1).`;
+  }
+  return undefined;
+}
+
+/** The port in `PORT` (default 8080); undefined when it is not a port number. */
+export function portFrom(text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return 8080;
+  const port = Number(text);
+  return /^\d+$/.test(text) && port <= 65535 ? port : undefined;
+}
+
 async function main(): Promise<void> {
-  const port = Number(process.env.PORT ?? 8080);
+  const port = portFrom(process.env.PORT);
+  if (port === undefined) {
+    process.stderr.write(
+      `PORT must be a port number (0-65535; 0 picks a free one), got '${process.env.PORT}'.\n`,
+    );
+    process.exitCode = 1;
+    return;
+  }
   const host = process.env.HOST ?? '127.0.0.1';
   const app = await createExampleApp({ fastify: { logger: { level: process.env.LOG_LEVEL ?? 'warn' } } });
-  await app.listen({ port, host });
+  try {
+    await app.listen({ port, host });
+  } catch (err) {
+    const message = listenFailureMessage(err, host, port);
+    if (message === undefined) throw err;
+    await app.close();
+    process.stderr.write(`${message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address !== null ? address.port : port;
   const base = `http://${host}:${actualPort}`;
@@ -31,6 +78,8 @@ async function main(): Promise<void> {
     `Photo library listening on ${base} (Ctrl-C stops it). Try:`,
     '',
     ...curlLines(base).map((l) => `  ${l}`),
+    '',
+    `or the typed client: PORT=${actualPort} node -r @swc-node/register examples/client.ts`,
     '',
   ];
   process.stdout.write(`${out.join('\n')}\n`);

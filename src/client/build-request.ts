@@ -65,8 +65,9 @@ const KNOWN_METHODS: ReadonlySet<string> = new Set(RESOURCE_METHODS);
  * - query: the method's framework parameters (`q`, `bq`, `action`, `ids=List(...)`, `start`, `count`,
  *   `fields`..., `$returnEntity`) and the caller's `params`, names sorted (`encodeQueryParams`);
  * - headers: the client's headers, the request's, `Accept` (unless given), `Content-Type` with a body,
- *   then the protocol version (always) and the method header (on POST, or always with
- *   `methodHeader: 'always'`), lower-case as the reference's client sends it;
+ *   `X-LI-R2-W-MsgType: REST` to Rest.li peers (unless given; `RESTLI_CLIENT_HEADERS`), then the protocol
+ *   version (always) and the method header (on POST, or always with `methodHeader: 'always'`),
+ *   lower-case as the reference's client sends it;
  * - body: the entity, `{"elements":[...]}`, `{"patch":...}`, `{"entities":{<key>:...}}` (keys in body form
  *   with `$params`), or the action parameters (`{}` when none), encoded with the client's codec or the one
  *   a request's own `Content-Type` header names.
@@ -258,6 +259,9 @@ export function buildRequest(
       );
     }
     if (!headers.has('content-type')) headers.set('Content-Type', o.contentType);
+  }
+  for (const [name, value] of Object.entries(o.peerHeaders)) {
+    if (!headers.has(name.toLowerCase())) headers.set(name, value);
   }
   headers.set(o.headerNames.protocolVersion, v.toString());
   if (httpMethod === 'POST' || o.methodHeader === 'always') {

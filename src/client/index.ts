@@ -25,6 +25,7 @@ export {
   type ClientOptions,
   type ClientDefaults,
   DEFAULT_CLIENT_OPTIONS,
+  RESTLI_CLIENT_HEADERS,
   type ProtocolVersionChoice,
   type ResolvedClientOptions,
   isResolvedClientOptions,

@@ -10,6 +10,7 @@ import {
   DEFAULT_HEADER_PREFIX,
   LATEST_PROTOCOL_VERSION,
   NEXT_PROTOCOL_VERSION,
+  RESTLI_HEADER_PREFIX,
   ProtocolVersion,
   type ProtocolHeaderNames,
   protocolHeaderNames,
@@ -105,7 +106,12 @@ export type MethodHeaderMode = 'post' | 'always';
 export interface ClientOptions {
   /** Where the resources live, e.g. `http://127.0.0.1:8080` or `https://api.example.com/v1`. Required. */
   readonly baseUrl: string | URL;
-  /** Prefix of the protocol headers: `X-Svc` (default), or `X-RestLi` to talk to Rest.li servers. */
+  /**
+   * Prefix of the protocol headers: `X-Svc` (default), or `X-RestLi` to talk to Rest.li servers. A Rest.li
+   * server reads only `X-RestLi-*` headers: without them it takes a request for protocol 1.0.0 and parses
+   * its keys and lists the 1.0.0 way. With `X-RestLi` the client also sends what a Java Rest.li client
+   * sends besides ({@link RESTLI_CLIENT_HEADERS}).
+   */
   readonly headerPrefix?: string;
   /**
    * `2.0.0` (default), or a {@link ProtocolVersionOption}. `1.0.0` and anything else the client cannot
@@ -175,6 +181,16 @@ export const DEFAULT_CLIENT_OPTIONS: ClientDefaults = Object.freeze({
   methodHeader: 'post',
 });
 
+/**
+ * Headers a Java Rest.li client sends on every request besides the protocol headers: its transport (R2)
+ * writes the message type as the wire attribute `X-LI-R2-W-MsgType: REST`. Sent with
+ * `headerPrefix: 'X-RestLi'`, so that a request looks to a Rest.li server, its filters and the proxies in
+ * front of it like a Java client's; a header of the same name in `headers` (client or request) wins.
+ */
+export const RESTLI_CLIENT_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'X-LI-R2-W-MsgType': 'REST',
+});
+
 const RESOLVED = Symbol('svc.client.resolvedOptions');
 
 /** How the version of each request is found. */
@@ -188,6 +204,8 @@ export interface ResolvedClientOptions {
   /** The base URL without a trailing slash. */
   readonly baseUrl: string;
   readonly headerNames: ProtocolHeaderNames;
+  /** Headers sent for the kind of peer the prefix names: {@link RESTLI_CLIENT_HEADERS} for `X-RestLi`. */
+  readonly peerHeaders: Readonly<Record<string, string>>;
   readonly protocolVersion: ProtocolVersionChoice;
   /** The request body media type (lower-case essence). */
   readonly contentType: string;
@@ -330,6 +348,10 @@ export function resolveClientOptions(options: ClientOptions | ResolvedClientOpti
     [RESOLVED]: true as const,
     baseUrl,
     headerNames,
+    peerHeaders:
+      headerNames.prefix.toLowerCase() === RESTLI_HEADER_PREFIX.toLowerCase()
+        ? RESTLI_CLIENT_HEADERS
+        : Object.freeze({}),
     protocolVersion:
       protocolVersion === ProtocolVersionOption.USE_LATEST_IF_AVAILABLE
         ? Object.freeze({ kind: 'announced' as const, source: announced })

@@ -32,8 +32,10 @@ export interface GenerateSchemasOptions {
    */
   readonly javaClasses?: Readonly<Record<string, CustomClassRef>>;
   /**
-   * Appended to the imports of generated files by generated files: `'.js'` for ES modules under
-   * `moduleResolution: node16/nodenext`, which need extensions. Default `''` (CommonJS, bundlers).
+   * Appended to the imports of generated files by generated files: `'.js'` for ES modules (a package with
+   * `"type": "module"`), which need extensions; `''` for CommonJS. Default `''`. `svc generate` picks it
+   * from the package the files are written into (`detectModuleFormat` in module-format.ts), and so should
+   * a build script: `detectModuleFormat(targetDir).importExtension`.
    */
   readonly importExtension?: string;
   /**

@@ -11,6 +11,7 @@ export {
   type GeneratedFile,
 } from './generate';
 export { writeGeneratedFiles, type WriteResult } from './write-files';
+export { detectModuleFormat, type ModuleFormat } from './module-format';
 export { DEFAULT_JAVA_CLASSES, type CustomClassRef } from './custom-binding';
 export { CodegenError } from './errors';
 export { GENERATOR_NAME } from './emit';

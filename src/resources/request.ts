@@ -4,7 +4,7 @@ import type { Paging, ProtocolVersion, ResourceMethod } from '../protocol';
 import type { MethodModel, ResourceModel } from './registration';
 
 /**
- * The descriptions the request path passes along (DESIGN.md, "The request path"), and the filter contract.
+ * The descriptions the request path passes along (docs/architecture.md, "The request path"), and the filter contract.
  *
  * ```
  * ResourceRequest ─request filters─▶ decode ─▶ route ─▶ bind ─invocation filters─▶ invoke ─▶ build

@@ -34,7 +34,7 @@ import type {
 import { route } from './router';
 
 /**
- * The request path (DESIGN.md, "The request path") as one pipeline of small functions:
+ * The request path (docs/architecture.md, "The request path") as one pipeline of small functions:
  *
  *   request filters → decode → route → bind → invocation filters → invoke → build → response filters → encode
  *

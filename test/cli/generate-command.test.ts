@@ -20,7 +20,9 @@ describe('svc generate', () => {
     const r = await runCli(['generate', out, 'com.example.photos.Caption', '--resolver-path', FIXTURES]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout.toString()).toMatch(/^Generated 5 files into .* \(5 written, 0 unchanged\) in \d+ ms\n$/);
+    expect(r.stdout.toString()).toMatch(
+      /^Generated 5 files into .* \(5 written, 0 unchanged\) in \d+ ms\nImports between generated files .*\n$/,
+    );
     const caption = fs.readFileSync(path.join(out, 'com/example/photos/Caption.ts'), 'utf8');
     expect(caption).toContain('export class Caption extends RecordTemplate {');
     expect(caption).toContain("} from 'svc-framework';");
@@ -57,6 +59,70 @@ describe('svc generate', () => {
     const r = await runCli(['generate', path.join(out, 'gen'), file, '--runtime-module', '@acme/svc']);
     expect(r.code).toBe(0);
     expect(fs.readFileSync(path.join(out, 'gen/geo/Point.ts'), 'utf8')).toContain("from '@acme/svc';");
+  });
+
+  it('writes .js on imports between generated files into an ES-module package and none into a CommonJS one', async () => {
+    const imports = (file: string): string[] =>
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => /^(import|export \*|\}) .*'\.{1,2}\//.test(l));
+    fs.writeFileSync(path.join(out, 'package.json'), '{ "type": "module" }');
+    const esm = await runCli([
+      'generate',
+      path.join(out, 'gen'),
+      'com.example.photos.Caption',
+      '-r',
+      FIXTURES,
+    ]);
+    expect(esm.code).toBe(0);
+    expect(esm.stdout.toString()).toContain(
+      `Imports between generated files end in .js (${path.join(out, 'package.json')} makes it an ES module; --import-extension overrides).\n`,
+    );
+    expect(imports(path.join(out, 'gen/com/example/photos/Caption.ts'))).toEqual([
+      "import { Locale, Locale_Fields } from '../common/Locale.js';",
+      "import { MultiLocaleString, MultiLocaleString_Fields } from '../common/MultiLocaleString.js';",
+    ]);
+    expect(imports(path.join(out, 'gen/com/example/photos/index.ts'))).toEqual([
+      "export * from './Caption.js';",
+    ]);
+
+    fs.writeFileSync(path.join(out, 'package.json'), '{ "type": "commonjs" }');
+    const cjs = await runCli([
+      'generate',
+      path.join(out, 'gen'),
+      'com.example.photos.Caption',
+      '-r',
+      FIXTURES,
+    ]);
+    expect(cjs.stdout.toString()).toContain('Imports between generated files have no extension (');
+    expect(imports(path.join(out, 'gen/com/example/photos/index.ts'))).toEqual([
+      "export * from './Caption';",
+    ]);
+
+    const forced = await runCli([
+      'generate',
+      path.join(out, 'gen'),
+      'com.example.photos.Caption',
+      '-r',
+      FIXTURES,
+      '--import-extension',
+      '.js',
+    ]);
+    expect(forced.stdout.toString()).toContain(
+      'Imports between generated files end in .js (--import-extension).',
+    );
+    expect(imports(path.join(out, 'gen/com/example/photos/index.ts'))).toEqual([
+      "export * from './Caption.js';",
+    ]);
+  });
+
+  it('fails with exit code 1 when the package.json of the target cannot be read as JSON', async () => {
+    fs.writeFileSync(path.join(out, 'package.json'), '{ "type": ');
+    const r = await runCli(['generate', path.join(out, 'gen'), 'com.example.photos.MD5', '-r', FIXTURES]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('SVC_ERR_CODEGEN_INPUT');
+    expect(r.stderr).toContain('--import-extension');
   });
 
   it('writes unchanged files once, and removes stale ones with --clean', async () => {

@@ -154,9 +154,37 @@ describe('svc validate', () => {
     expect(res.stderr).toContain('/fields/1: type is required but it is not present');
   });
 
-  it('exits 1 on input that is not JSON', async () => {
+  it('exits 2, the code for input errors, on input that is not JSON, naming where the JSON breaks', async () => {
     const res = await runCli(['validate', '-s', 'com.example.common.Money', '-r', FIXTURES], '{"amount":');
-    expect(res.code).toBe(1);
-    expect(res.stderr).toMatch(/SVC_ERR_DATA_JSON_DECODE/);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe(
+      'svc: CliUsageError [SVC_ERR_CLI_USAGE]: the data (standard input) is not JSON: ' +
+        'DataDecodingException [SVC_ERR_DATA_JSON_DECODE]: Unexpected end of input at line 1, column 11 (at byte offset 10)\n',
+    );
+    expect(res.stdout.length).toBe(0);
+  });
+
+  it('exits 2 on empty input and on a file that is not JSON', async () => {
+    const empty = await runCli(['validate', '-s', 'com.example.common.Money', '-r', FIXTURES], ' \n');
+    expect([empty.code, empty.stderr]).toEqual([
+      2,
+      'svc: CliUsageError [SVC_ERR_CLI_USAGE]: the input is empty; expected a JSON document\n',
+    ]);
+    const dir = mkdtempSync(join(tmpdir(), 'svc-validate-'));
+    const file = join(dir, 'money.json');
+    writeFileSync(file, '{"amount": 1,}');
+    const bad = await runCli(['validate', '-s', 'com.example.common.Money', '-r', FIXTURES, file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      `the data (${file}) is not JSON: DataDecodingException [SVC_ERR_DATA_JSON_DECODE]`,
+    );
+  });
+
+  it('says in its help which exit code means what', async () => {
+    const res = await runCli(['validate', '--help']);
+    expect(res.code).toBe(0);
+    expect(res.stdout.toString().replace(/\s+/g, ' ')).toContain(
+      'exit 0 when valid, 1 when not, 2 on usage or input errors (unreadable or malformed input, schema errors)',
+    );
   });
 });

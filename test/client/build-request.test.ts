@@ -6,6 +6,7 @@ import {
   type DataMap,
   ProtocolVersion,
   PsonCodec,
+  RESTLI_CLIENT_HEADERS,
   RequestBuildError,
   type RequestDescription,
   type ResourceKey,
@@ -360,9 +361,35 @@ describe('request headers', () => {
     }
     expect(buildRequest({ method: 'batch_create', resource: 'r', bodies: [] }, RESTLI).headers).toEqual({
       'Content-Type': 'application/json',
+      'X-LI-R2-W-MsgType': 'REST',
       'X-RestLi-Protocol-Version': '2.0.0',
       'X-RestLi-Method': 'batch_create',
     });
+  });
+
+  it('sends X-LI-R2-W-MsgType: REST on every request to a Rest.li peer, as the Java client does', () => {
+    for (const d of all) {
+      expect(buildRequest(d, RESTLI).headers['X-LI-R2-W-MsgType']).toBe('REST');
+      expect(buildRequest(d, { ...RESTLI, headerPrefix: 'x-restli' }).headers['X-LI-R2-W-MsgType']).toBe(
+        'REST',
+      );
+      expect(buildRequest(d, { baseUrl: 'http://h' }).headers['X-LI-R2-W-MsgType']).toBeUndefined();
+      expect(
+        buildRequest(d, { baseUrl: 'http://h', headerPrefix: 'X-Acme' }).headers['X-LI-R2-W-MsgType'],
+      ).toBeUndefined();
+    }
+    expect(RESTLI_CLIENT_HEADERS).toEqual({ 'X-LI-R2-W-MsgType': 'REST' });
+  });
+
+  it('lets a header of the same name in the options or the request replace X-LI-R2-W-MsgType', () => {
+    const d = { method: 'get', resource: 'r', key: 1 } as const;
+    expect(buildRequest(d, { ...RESTLI, headers: { 'x-li-r2-w-msgtype': 'STREAM' } }).headers).toEqual({
+      'x-li-r2-w-msgtype': 'STREAM',
+      'X-RestLi-Protocol-Version': '2.0.0',
+    });
+    expect(
+      buildRequest({ ...d, headers: { 'X-LI-R2-W-MsgType': 'STREAM' } }, RESTLI).headers['X-LI-R2-W-MsgType'],
+    ).toBe('STREAM');
   });
 
   it("sends the method header on every request with methodHeader: 'always'", () => {
@@ -423,6 +450,7 @@ describe('request headers', () => {
       Authorization: 'Bearer t',
       Accept: 'application/x-pson',
       'Content-Type': 'application/json',
+      'X-LI-R2-W-MsgType': 'REST',
       'X-RestLi-Protocol-Version': '2.0.0',
       'X-RestLi-Method': 'create',
     });

@@ -1,6 +1,6 @@
 /**
  * Malformed input over real HTTP: each is the right 4xx with an ErrorResponse (never a 5xx), and the server
- * answers normally afterwards (DESIGN.md, "Errors": bad input is a 4xx, never a 500).
+ * answers normally afterwards (docs/architecture.md, "Errors": bad input is a 4xx, never a 500).
  */
 import net from 'node:net';
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { generateTemplates, writeGeneratedFiles } from '../../codegen';
+import { type ModuleFormat, detectModuleFormat, generateTemplates, writeGeneratedFiles } from '../../codegen';
 import { CliUsageError } from '../cli-error';
 import { writeOutput } from '../io';
 
@@ -36,6 +36,20 @@ export function resolverPathFrom(
   return option ?? property ?? env[RESOLVER_PATH_ENV] ?? env[SVC_RESOLVER_PATH_ENV];
 }
 
+/**
+ * The line saying how imports between generated files end, and why: an ES-module consumer whose code
+ * does not compile should see at once which package.json decided it and which option overrides it.
+ */
+function importsLine(used: string, detected: ModuleFormat | undefined): string {
+  const ending = used === '' ? 'have no extension' : `end in ${used}`;
+  if (detected === undefined) return `Imports between generated files ${ending} (--import-extension).`;
+  const why =
+    detected.packageJson === undefined
+      ? 'no package.json above the target: CommonJS'
+      : `${detected.packageJson} makes it ${detected.format === 'module' ? 'an ES module' : 'CommonJS'}`;
+  return `Imports between generated files ${ending} (${why}; --import-extension overrides).`;
+}
+
 /** `svc generate <targetDir> <schemas...>`: data templates from schemas. */
 export function generateCommand(): Command {
   return new Command('generate')
@@ -64,8 +78,8 @@ export function generateCommand(): Command {
     )
     .option(
       '--import-extension <ext>',
-      'appended to imports between generated files (.js for ES modules)',
-      '',
+      "appended to imports between generated files: .js, or '' for none; default .js when the nearest " +
+        'package.json above targetDir has "type": "module" (ES modules need extensions), else none',
     )
     .option('--clean', 'remove .ts files under targetDir that this run does not generate', false)
     .action(
@@ -76,23 +90,26 @@ export function generateCommand(): Command {
           resolverPath?: string;
           define: string[];
           runtimeModule: string;
-          importExtension: string;
+          importExtension?: string;
           clean: boolean;
         },
       ) => {
         const resolverPath = resolverPathFrom(opts.resolverPath, opts.define, process.env);
         const started = performance.now();
+        const detected = opts.importExtension === undefined ? detectModuleFormat(targetDir) : undefined;
+        const importExtension = opts.importExtension ?? detected?.importExtension ?? '';
         const files = generateTemplates({
           sources: schemas,
           resolverPath: resolverPath ?? [],
           runtimeModule: opts.runtimeModule,
-          importExtension: opts.importExtension,
+          importExtension,
         });
         const r = writeGeneratedFiles(targetDir, files, { clean: opts.clean });
         const ms = (performance.now() - started).toFixed(0);
         await writeOutput(
           `Generated ${files.length} files into ${targetDir} (${r.written} written, ${r.unchanged} unchanged` +
-            `${opts.clean ? `, ${r.removed} removed` : ''}) in ${ms} ms\n`,
+            `${opts.clean ? `, ${r.removed} removed` : ''}) in ${ms} ms\n` +
+            `${importsLine(importExtension, detected)}\n`,
         );
       },
     );

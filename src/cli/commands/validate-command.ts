@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { JsonCodec } from '../../data/codecs/json-codec';
+import { isSvcError } from '../../errors/svc-error';
 import type { DataValue } from '../../data/data-value';
 import { DataList } from '../../data/data-list';
 import { DataMap } from '../../data/data-map';
@@ -30,17 +31,25 @@ function modeOption<T extends string>(flags: string, what: string, modes: readon
 
 /**
  * The JSON document as data, longs exact: an object or array through the codec; any other JSON value (a
- * string for a bytes schema, say) through a one-entry wrapper object.
+ * string for a bytes schema, say) through a one-entry wrapper object. Input that is not JSON is an input
+ * error (exit 2), not invalid data (exit 1): exit 1 must mean "read, and the schema says no".
+ *
+ * @throws CliUsageError for empty input or input that is not JSON (the decoder's error as `cause`)
  */
-function parseData(bytes: Uint8Array): DataValue {
+function parseData(bytes: Uint8Array, what: string): DataValue {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     .toString('utf8')
     .replace(/^\ufeff/, '');
   const first = /\S/.exec(text)?.[0];
   if (first === undefined) throw new CliUsageError('the input is empty; expected a JSON document');
-  if (first === '{') return json.stringToMap(text);
-  if (first === '[') return json.stringToList(text);
-  return json.stringToMap(`{"value":${text}\n}`).get('value')!;
+  try {
+    if (first === '{') return json.stringToMap(text);
+    if (first === '[') return json.stringToList(text);
+    return json.stringToMap(`{"value":${text}\n}`).get('value')!;
+  } catch (err) {
+    if (!isSvcError(err)) throw err;
+    throw new CliUsageError(`${what} is not JSON: ${err.name} [${err.code}]: ${err.message}`, { cause: err });
+  }
 }
 
 function toJson(value: DataValue): string {
@@ -61,14 +70,15 @@ interface ValidateOptions {
 /**
  * `svc validate --schema <name-or-file> [file|-]`: validates a JSON document and prints the fixed data as
  * JSON on standard output (always, so that it can be piped on). The messages go to standard error, one per
- * line, after a summary line; exit 0 when valid, 1 when not (or when the input is not JSON), 2 on usage or
- * schema errors.
+ * line, after a summary line; exit 0 when valid, 1 when not, 2 on usage or input errors (unreadable,
+ * empty or malformed input, schema errors).
  */
 export function validateCommand(): Command {
   return new Command('validate')
     .description(
       'validate a JSON document against a schema; print the fixed data (stdout) and the validation messages ' +
-        '(stderr); exit 0 when valid, 1 when not, 2 on usage or schema errors',
+        '(stderr); exit 0 when valid, 1 when not, 2 on usage or input errors (unreadable or malformed ' +
+        'input, schema errors)',
     )
     .argument('[file]', 'JSON data file, or - for standard input', '-')
     .requiredOption(
@@ -101,7 +111,8 @@ export function validateCommand(): Command {
       const schemas = loadSchemas(opts.schema, resolverFor(opts.resolverPath));
       const schema = schemas[schemas.length - 1];
       if (schema === undefined) throw new CliUsageError(`${opts.schema} defines no schema`);
-      const data = parseData(await readInput(file));
+      const what = `the data (${file === '-' ? 'standard input' : file})`;
+      const data = parseData(await readInput(file), what);
       const result = validate(data, schema, {
         requiredMode: opts.requiredMode,
         coercionMode: opts.coercionMode,
@@ -109,7 +120,6 @@ export function validateCommand(): Command {
       });
       const text = toJson(result.getFixed());
       await writeOutput(`${opts.pretty ? prettyJson(text) : text}\n`);
-      if (!result.isValid())
-        throw new DataValidationError(result, `the data (${file === '-' ? 'standard input' : file})`);
+      if (!result.isValid()) throw new DataValidationError(result, what);
     });
 }

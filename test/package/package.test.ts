@@ -1,0 +1,177 @@
+/**
+ * The package as npm ships it and as consumers load it: the files `npm pack` takes, and
+ * `require('svc-framework')`, `import ... from 'svc-framework'` and TypeScript's resolution going through
+ * the `exports` map. The consumer is a temp directory whose node_modules/svc-framework links to this
+ * repository, as an installed package would sit there; it loads the compiled dist/ (built by
+ * `npm install`, and here if missing).
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const ROOT = path.join(__dirname, '../..');
+const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  license: string;
+};
+
+let consumer: string;
+
+beforeAll(() => {
+  if (
+    !['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js'].every((f) => fs.existsSync(path.join(ROOT, f)))
+  ) {
+    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
+  }
+  consumer = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-consumer-'));
+  fs.mkdirSync(path.join(consumer, 'node_modules'));
+  fs.symlinkSync(ROOT, path.join(consumer, 'node_modules/svc-framework'), 'dir');
+  fs.writeFileSync(path.join(consumer, 'package.json'), '{ "name": "consumer", "private": true }');
+}, 120_000);
+
+afterAll(() => {
+  fs.rmSync(consumer, { recursive: true, force: true });
+});
+
+/** Runs node in the consumer directory. */
+function node(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, args, { cwd: consumer, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the packed package', () => {
+  it('holds the compiled code, the command, LICENSE, CHANGELOG.md and README.md, and no sources or tests', () => {
+    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    const [packed] = JSON.parse(r.stdout) as Array<{ files: Array<{ path: string }> }>;
+    const files = packed!.files.map((f) => f.path);
+    for (const f of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      'bin/svc.js',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/cli/main.js',
+    ]) {
+      expect({ file: f, packed: files.includes(f) }).toEqual({ file: f, packed: true });
+    }
+    const tops = [...new Set(files.map((f) => f.split('/')[0]))].sort();
+    expect(tops).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'bin', 'dist', 'package.json']);
+  });
+
+  it('maps the package root to the compiled entry, types condition first, as TypeScript requires', () => {
+    const manifest = PACKAGE as unknown as {
+      exports: Record<string, unknown>;
+      main: string;
+      types: string;
+      bin: Record<string, string>;
+      files: string[];
+    };
+    expect(manifest.exports).toEqual({
+      '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+      './package.json': './package.json',
+    });
+    expect(Object.keys(manifest.exports['.'] as object)[0]).toBe('types');
+    // resolvers that predate exports (TypeScript's node10, old bundlers) read these
+    expect([manifest.main, manifest.types, manifest.bin['svc']]).toEqual([
+      'dist/index.js',
+      'dist/index.d.ts',
+      'bin/svc.js',
+    ]);
+    expect(manifest.files).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md']));
+  });
+
+  it('ships the Apache-2.0 license package.json names', () => {
+    expect(PACKAGE.license).toBe('Apache-2.0');
+    const text = fs.readFileSync(path.join(ROOT, 'LICENSE'), 'utf8');
+    expect(text).toMatch(/^\s+Apache License\n\s+Version 2\.0, January 2004\n/);
+    expect(text).toContain('TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION');
+    expect(text).toContain('END OF TERMS AND CONDITIONS');
+  });
+});
+
+describe('a consumer of the package', () => {
+  it("require('svc-framework') loads dist/index.js through the exports map", () => {
+    const r = node([
+      '-e',
+      "const svc = require('svc-framework');" +
+        "console.log(require.resolve('svc-framework'), typeof svc.DataMap, typeof svc.createResourceClient," +
+        "require('svc-framework/package.json').version)",
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`${path.join(ROOT, 'dist/index.js')} function function ${PACKAGE.version}\n`);
+  });
+
+  it('imports named exports from an ES module', () => {
+    const r = node([
+      '--input-type=module',
+      '-e',
+      "import { DataMap, JsonCodec, svcPlugin } from 'svc-framework';" +
+        "console.log(import.meta.resolve('svc-framework'), new JsonCodec().mapToString(new DataMap({ a: 1 })), typeof svcPlugin)",
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`file://${path.join(ROOT, 'dist/index.js')} {"a":1} function\n`);
+  });
+
+  it('cannot reach into dist/ past the exports map', () => {
+    const r = node(['-e', "require('svc-framework/dist/data/index.js')"]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
+  });
+
+  it('runs the svc command from the package', () => {
+    const r = node([path.join(consumer, 'node_modules/svc-framework/bin/svc.js'), '--version']);
+    expect([r.status, r.stdout]).toEqual([0, `${PACKAGE.version}\n`]);
+  });
+
+  it.each([
+    ['an ES module under nodenext', true, { module: 'nodenext', moduleResolution: 'nodenext' }],
+    ['CommonJS under nodenext', false, { module: 'nodenext', moduleResolution: 'nodenext' }],
+    ['an ES module under bundler', true, { module: 'esnext', moduleResolution: 'bundler' }],
+    ['CommonJS under node10', false, { module: 'commonjs', moduleResolution: 'node10' }],
+  ] as const)(
+    'finds the types in dist/index.d.ts as %s',
+    (_label, esm, options) => {
+      const dir = fs.mkdtempSync(path.join(consumer, 'ts-'));
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: esm ? 'module' : 'commonjs' }));
+      fs.writeFileSync(
+        path.join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            ...options,
+            target: 'ES2022',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            types: ['node'],
+            typeRoots: [path.join(ROOT, 'node_modules/@types')],
+          },
+          files: ['main.ts'],
+        }),
+      );
+      fs.writeFileSync(
+        path.join(dir, 'main.ts'),
+        "import { DataMap, type DataValue } from 'svc-framework';\n" +
+          "const value: DataValue | undefined = new DataMap({ a: 1 }).get('a');\n" +
+          'console.log(value);\n',
+      );
+      const r = spawnSync(
+        process.execPath,
+        [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--listFiles'],
+        { cwd: dir, encoding: 'utf8' },
+      );
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain(`${path.join(ROOT, 'dist/index.d.ts')}\n`);
+      expect(r.stdout).not.toContain('error TS');
+      expect(r.status).toBe(0);
+    },
+    60_000,
+  );
+});
