@@ -142,8 +142,8 @@ function exactPathSuites(codec: JsonCodec, d: DataDocument, field: string): Suit
 }
 
 /**
- * Not an unsafe long, but a 16+ digit run: the codec's scan cannot tell, so the whole document takes the exact
- * parser. Both sides are exact here (doubles), so this is a fair comparison; informational, no goal.
+ * Doubles printed with 16-17 significant digits: no unsafe long, and the fast path (which checks the parsed
+ * numbers, not digit runs) takes JSON.parse. Both sides are exact here (doubles); informational, no goal.
  */
 function fullDoubleSuite(codec: JsonCodec, d: DataDocument, field: string): Suite {
   const { text } = d;
@@ -152,7 +152,7 @@ function fullDoubleSuite(codec: JsonCodec, d: DataDocument, field: string): Suit
     title: `${title('decode string', d)} — scan false positive`,
     short: `decode string ${size(d)}, full-precision doubles`,
     notes: [
-      "each record's score is a full-precision double in [0, 1) (16–17 digits): the unsafe-integer scan sends the text to the exact parser",
+      "each record's score is a full-precision double in [0, 1) (16–17 digits), which JSON.parse reads exactly",
     ],
     anchor: {
       name: 'JSON.parse(text)',
@@ -160,6 +160,35 @@ function fullDoubleSuite(codec: JsonCodec, d: DataDocument, field: string): Suit
     },
     candidates: [
       { name: 'codec.stringToMap(text)', fn: () => keepLength(codec.stringToMap(text).get(field)) },
+    ],
+  };
+}
+
+/**
+ * A hostile body: 1 MB of nested arrays. `JSON.parse` alone spends ~0.3 µs a level on it; the codec refuses it
+ * at MAX_NESTING_DEPTH without parsing the rest (json-fast-path.ts). Informational, no goal.
+ */
+function nestingSuite(codec: JsonCodec): Suite {
+  const half = 512 * 1024;
+  const text = '['.repeat(half) + ']'.repeat(half);
+  const bytes = new Uint8Array(Buffer.from(text, 'latin1'));
+  const refused = (decode: () => unknown): void => {
+    try {
+      decode();
+    } catch (err) {
+      keep((err as { offset: number }).offset);
+      return;
+    }
+    throw new Error('json-codec bench: 1 MB of nested arrays was not refused');
+  };
+  return {
+    title: `decode 1 MB of arrays nested ${fmtInt(half)} deep (refused at depth 1,000)`,
+    short: 'refuse 1MB nested arrays',
+    notes: ['the anchor parses it all; the codec throws a DataDecodingException at the 1,001st level'],
+    anchor: { name: 'JSON.parse(text)', fn: () => keepLength(JSON.parse(text) as unknown[]) },
+    candidates: [
+      { name: 'codec.stringToList(text)', fn: () => refused(() => codec.stringToList(text)) },
+      { name: 'codec.bytesToList(bytes)', fn: () => refused(() => codec.bytesToList(bytes)) },
     ],
   };
 }
@@ -176,6 +205,7 @@ export const benchmark: BenchFile = {
       ...exactPathSuites(codec, docs.document1mUnsafe, 'kind'),
       fullDoubleSuite(codec, docs.record1kFullDoubles, 'id'),
       fullDoubleSuite(codec, docs.document1mFullDoubles, 'kind'),
+      nestingSuite(codec),
     ];
   },
 };

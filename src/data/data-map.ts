@@ -32,7 +32,7 @@ import {
   setOwn,
   type Store,
 } from './internal';
-import { checkValue } from './value-check';
+import { checkKey, checkValue } from './value-check';
 import { writeJson } from './codecs/json-writer';
 import { ReadonlyCollectionView, ReadonlySetView } from './views';
 
@@ -42,9 +42,10 @@ export type DataMapInit =
 /**
  * A JSON object: string keys to {@link DataValue}s, schema-unaware.
  *
- * Values are checked on insertion (no `null`/`undefined`/functions/plain objects/cycles); a read-only map
- * throws {@link UnsupportedOperationException} on mutation. Key order is insertion order (integer-like keys
- * first, as for any JS object); peers must not depend on order.
+ * Keys and values are checked on insertion (no `null`/`undefined`/functions/plain objects/cycles, no lone
+ * UTF-16 surrogates in keys or strings, no U+0000 in keys; NaN and ±Infinity are numbers like any other); a
+ * read-only map throws {@link UnsupportedOperationException} on mutation. Key order is insertion order
+ * (integer-like keys first, as for any JS object); peers must not depend on order.
  */
 export class DataMap implements Iterable<[string, DataValue]> {
   declare readonly [KIND]: number;
@@ -110,8 +111,10 @@ export class DataMap implements Iterable<[string, DataValue]> {
   put(key: string, value: DataValue): DataValue | undefined {
     this.checkMutable();
     if (typeof key !== 'string') throw new ClassCastException(`DataMap keys are strings, got ${typeof key}`);
-    const checked = checkValue(this, value, key);
     const previous = this.peek(key);
+    // a key already in the store was checked when it came in
+    if (previous === undefined) checkKey(key);
+    const checked = checkValue(this, value, key);
     setOwn(this[STORE], key, checked);
     return previous;
   }
@@ -123,6 +126,7 @@ export class DataMap implements Iterable<[string, DataValue]> {
   set(key: string, value: DataValue): this {
     this.checkMutable();
     if (typeof key !== 'string') throw new ClassCastException(`DataMap keys are strings, got ${typeof key}`);
+    checkKey(key);
     setOwn(this[STORE], key, checkValue(this, value, key));
     return this;
   }

@@ -75,10 +75,10 @@ export const Data = {
   isData(v: unknown): v is DataValue {
     switch (typeof v) {
       case 'string':
+        return (v as unknown as { isWellFormed(): boolean }).isWellFormed();
       case 'boolean':
-        return true;
       case 'number':
-        return Number.isFinite(v);
+        return true;
       case 'bigint':
         return v >= -(2n ** 63n) && v < 2n ** 63n;
       case 'object':

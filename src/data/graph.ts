@@ -125,9 +125,11 @@ function kindOfStored(v: unknown): number {
 
 /**
  * Numbers compare by exact value across `number` and `bigint`: JSON cannot tell an integral double from a
- * long, so a double 2^60 written to JSON comes back as the long 2^60, and that is the same data.
+ * long, so a double 2^60 written to JSON comes back as the long 2^60, and that is the same data. NaN equals
+ * NaN, as with Java's `Double.equals`, so data holding NaN equals itself.
  */
 function sameNumber(x: unknown, y: unknown): boolean {
+  if (x !== x) return y !== y;
   if (typeof x === 'number' && typeof y === 'bigint') return Number.isInteger(x) && BigInt(x) === y;
   if (typeof x === 'bigint' && typeof y === 'number') return Number.isInteger(y) && BigInt(y) === x;
   return false; // other distinct primitives (x !== y was checked)

@@ -18,7 +18,7 @@ export {
 export type { InstrumentedEntry } from './graph';
 export { ReadonlyCollectionView, ReadonlySetView } from './views';
 export type { DataCodec } from './codecs/data-codec';
-export { JsonCodec, JSON_CONTENT_TYPE } from './codecs/json-codec';
+export { JsonCodec, JSON_CONTENT_TYPE, type JsonCodecOptions } from './codecs/json-codec';
 export { PsonCodec, PSON_CONTENT_TYPE, type PsonCodecOptions } from './codecs/pson-codec';
 export { CodecRegistry } from './codecs/codec-registry';
 export { createDefaultCodecRegistry } from './codecs/default-codecs';

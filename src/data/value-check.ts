@@ -2,6 +2,7 @@ import { linkWrapper } from './adopt';
 import type { DataList } from './data-list';
 import type { DataMap } from './data-map';
 import { IllegalDataValueException } from './errors';
+import { noteNonFinite } from './non-finite';
 import {
   INSERTED,
   KIND,
@@ -26,6 +27,44 @@ function describeSlot(slot: string | number): string {
   return typeof slot === 'string' ? `DataMap key '${slot}'` : `DataList index ${slot}`;
 }
 
+/** A key that {@link checkKey} refuses, as JSON text (lone surrogates and U+0000 escaped), shortened. */
+function showKey(key: string): string {
+  return JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}...` : key);
+}
+
+/** ES2024 `String#isWellFormed`, in V8 since Node 20 (our lib setting is ES2022). */
+type WellFormedCheck = { isWellFormed(): boolean };
+
+/** Keys that passed {@link checkKey}, by a hash of length and first char; keys up to this long are kept. */
+const checkedKeys: string[] = new Array<string>(256).fill('');
+const CHECKED_KEY_MAX_LENGTH = 64;
+
+/**
+ * Refuses a map key that Svc data cannot hold: Svc data holds well-formed Unicode only, so no lone UTF-16
+ * surrogate (PSON would write it as `?`, and two keys could merge), and no U+0000 (PSON keys are
+ * NUL-terminated, so every PSON reply holding the map would fail).
+ *
+ * Why the cache: the same few keys come back insertion after insertion, and a hit (a pointer compare for
+ * literal keys, ~8 ns) spares the two native calls (~35 ns), more than half the cost of a `put`
+ * (bench/templates.bench.ts: 4 puts take ~290 ns). `put` skips the check for a key already in the store.
+ */
+export function checkKey(key: string): void {
+  // charCodeAt(0) of '' is NaN, and NaN & 255 is 0; '' fills the cache and is a valid key
+  const slot = (key.length * 31 + key.charCodeAt(0)) & 255;
+  if (checkedKeys[slot] === key) return;
+  if (key.indexOf('\u0000') !== -1) {
+    throw new IllegalDataValueException(
+      `DataMap key ${showKey(key)} holds U+0000, which Svc data does not allow in keys (PSON keys are NUL-terminated)`,
+    );
+  }
+  if (!(key as unknown as WellFormedCheck).isWellFormed()) {
+    throw new IllegalDataValueException(
+      `DataMap key ${showKey(key)} holds a lone UTF-16 surrogate: Svc data holds well-formed Unicode only`,
+    );
+  }
+  if (key.length <= CHECKED_KEY_MAX_LENGTH) checkedKeys[slot] = key;
+}
+
 /**
  * Checks a value on its way into `container` at `slot` (a map key or a list index) and returns what its
  * store should hold (see internal.ts): a child container's store, raw `null` for Data.NULL, bigints inside
@@ -36,14 +75,17 @@ function describeSlot(slot: string | number): string {
 export function checkValue(container: Wrapper, value: unknown, slot: string | number): unknown {
   switch (typeof value) {
     case 'string':
+      if (!(value as unknown as WellFormedCheck).isWellFormed()) {
+        throw new IllegalDataValueException(
+          `${describeSlot(slot)}: the string holds a lone UTF-16 surrogate; Svc data holds well-formed Unicode only`,
+        );
+      }
+      return value;
     case 'boolean':
       return value;
     case 'number':
-      if (value !== value || value === Infinity || value === -Infinity) {
-        throw new IllegalDataValueException(
-          `${describeSlot(slot)}: ${value} is not data; NaN and Infinity have no JSON form, so the data layer refuses them`,
-        );
-      }
+      // NaN and ±Infinity are data (JSON writes them as strings, PSON as doubles; see non-finite.ts)
+      if (value - value !== 0) noteNonFinite();
       return value;
     case 'bigint':
       if (value >= SAFE_MIN && value <= SAFE_MAX) return Number(value);
@@ -92,7 +134,8 @@ const FRESH_PARENT: Wrapper = { [STORE]: {}, [INSERTED]: false };
  * What a fresh raw store (one that no container holds and no wrapper owns yet) should hold for `value` at
  * `slot`: {@link checkValue} for a parent nothing can reach, so no insertion can make a cycle. For code that
  * builds a store graph and adopts its root afterwards (as the decoders and the URI parser do) while putting
- * existing containers into it: they are marked inserted and linked, as `set` would.
+ * existing containers into it: they are marked inserted and linked, as `set` would. Keys are the caller's to
+ * check ({@link checkKey}).
  */
 export function checkValueForFreshStore(value: unknown, slot: string | number): unknown {
   return checkValue(FRESH_PARENT, value, slot);

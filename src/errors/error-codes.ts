@@ -28,7 +28,7 @@ export const ERROR_CODES = {
     errorName: 'IllegalDataValueException',
     status: 500,
     summary:
-      'A value that the data layer cannot hold (undefined, null, a function, a plain object, NaN, a long out of range...) was inserted.',
+      'A value that the data layer cannot hold (undefined, null, a function, a plain object, a long out of range, a string with a lone surrogate, a key with U+0000...) was inserted.',
   },
   SVC_ERR_DATA_CYCLE: {
     errorName: 'IllegalDataValueException',
@@ -53,7 +53,8 @@ export const ERROR_CODES = {
   SVC_ERR_DATA_JSON_DECODE: {
     errorName: 'DataDecodingException',
     status: 400,
-    summary: 'Malformed JSON input; the message names the byte offset.',
+    summary:
+      'Malformed or hostile JSON input (too deep, a lone surrogate, U+0000 in a key...); the message names the byte offset.',
   },
   SVC_ERR_DATA_PSON_DECODE: {
     errorName: 'DataDecodingException',
@@ -91,6 +92,12 @@ export const ERROR_CODES = {
     errorName: 'SchemaParseError',
     status: 404,
     summary: 'A named schema was not found on the resolver path; the message lists the files tried.',
+  },
+  SVC_ERR_SCHEMA_DATA_TOO_DEEP: {
+    errorName: 'NestingDepthError',
+    status: 500,
+    summary:
+      'Filling in defaults met data nested deeper than MAX_NESTING_DEPTH (1000) levels; the message names the limit.',
   },
   SVC_ERR_VALIDATE_BAD_OPTIONS: {
     errorName: 'ValidationOptionsError',
@@ -131,6 +138,12 @@ export const ERROR_CODES = {
     errorName: 'AvroOptionsError',
     status: 500,
     summary: 'Avro translation options name an unknown mode or JSON style.',
+  },
+  SVC_ERR_AVRO_DATA_TOO_DEEP: {
+    errorName: 'NestingDepthError',
+    status: 400,
+    summary:
+      'Data translated between a DataMap and an Avro generic record is nested deeper than MAX_NESTING_DEPTH (1000) levels; the message names the limit.',
   },
   SVC_ERR_TEMPLATE_OUTPUT_CAST: {
     errorName: 'TemplateOutputCastException',
@@ -267,6 +280,12 @@ export const ERROR_CODES = {
     summary:
       "A response body does not have the shape of its method's envelope (a client reading a peer's response).",
   },
+  SVC_ERR_TUNNEL_UNSUPPORTED: {
+    errorName: 'TunnelingError',
+    status: 400,
+    summary:
+      'The request carries X-HTTP-Method-Override, but this server does not decode tunneled requests yet: it is refused rather than run as the POST it looks like.',
+  },
   SVC_ERR_PROTOCOL_MALFORMED_HTTP: {
     errorName: 'HttpClientError',
     status: 400,
@@ -281,7 +300,8 @@ export const ERROR_CODES = {
   SVC_ERR_PROTOCOL_REQUEST_TIMEOUT: {
     errorName: 'HttpClientError',
     status: 408,
-    summary: 'The request did not arrive in full within the server\'s `requestTimeout` (see `svcServerOptions`).',
+    summary:
+      "The request did not arrive in full within the server's `requestTimeout` (see `svcServerOptions`).",
   },
   SVC_ERR_CLIENT_BAD_OPTIONS: {
     errorName: 'ClientOptionsError',

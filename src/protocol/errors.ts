@@ -13,9 +13,12 @@ import { SvcError } from '../errors/svc-error';
  */
 export class UriElementParseError extends SvcError {
   readonly column: number;
-  constructor(message: string, column: number) {
+  /** The text nests deeper than the parser's `maxDepth` (messages built on it then name the limit). */
+  readonly tooDeep: boolean;
+  constructor(message: string, column: number, tooDeep = false) {
     super('SVC_ERR_PROTOCOL_URI_SYNTAX', message);
     this.column = column;
+    this.tooDeep = tooDeep;
   }
 }
 

@@ -387,6 +387,9 @@ function isNumeric(type: KeyPartType): boolean {
  * @throws InvalidKeyError `Key value '<text>' must be of type '<type>'`
  */
 export function coerceSimpleKey(text: string, type: KeyPartType | undefined): SimpleKey {
+  // keys become map keys of batch responses, which Svc data (and PSON) cannot hold with U+0000
+  if (text.includes('\u0000'))
+    throw new InvalidKeyError(`Key value '${text.replaceAll('\u0000', '%00')}' holds U+0000`);
   if (type === undefined) return text;
   const primitive = primitiveOf(type);
   let value: SimpleKey | undefined = text;
@@ -527,6 +530,16 @@ export function decodeKeyFromPath(segment: string, spec: KeySpec): ResourceKey {
     try {
       return compoundFromData(parseForKey(segment), spec);
     } catch (err) {
+      // the reference's router names an unknown part alone, and a depth bomb gets its limit named
+      if (err instanceof InvalidKeyError && err.message.startsWith('Unknown key part named')) throw err;
+      if (err instanceof UriElementParseError && err.tooDeep)
+        throw new InvalidKeyError(
+          `Compound key ${err.message.slice(0, err.message.indexOf(' at '))}`,
+          err.message,
+          {
+            cause: err,
+          },
+        );
       if (err instanceof UriElementParseError || err instanceof InvalidKeyError) {
         const reason = err instanceof InvalidKeyError ? err.reason : err.message;
         throw new InvalidKeyError(`input ${segment} is not a Compound key`, reason, { cause: err });
@@ -685,8 +698,13 @@ function decodeSimpleBatchIds(ids: DataValue, type: KeyPartType | undefined): Si
       );
     }
     // a primitive type converts straight away; schemas, and every failure, go the whole way
-    let key =
-      type === undefined ? item : primitive === undefined ? undefined : parsePrimitive(item, primitive);
+    let key = item.includes('\u0000')
+      ? undefined // coerceSimpleKey refuses it
+      : type === undefined
+        ? item
+        : primitive === undefined
+          ? undefined
+          : parsePrimitive(item, primitive);
     if (key === undefined) {
       try {
         key = coerceSimpleKey(item, type);

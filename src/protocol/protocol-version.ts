@@ -20,14 +20,14 @@ export class ProtocolVersion {
    * (`2.0.0-SNAPSHOT` is 2.0.0). Stricter than the reference's `Version`, which also takes `+1` and a
    * trailing dot: in doubt, the strict behaviour.
    *
-   * @throws ProtocolVersionError `SVC_ERR_PROTOCOL_VERSION_MALFORMED` (400) `Illegal version <text> specified.`
+   * @throws ProtocolVersionError `SVC_ERR_PROTOCOL_VERSION_MALFORMED` (400) `Illegal version <text> specified. Supported versions: 1.0.0 to 2.0.0.`
    */
   static parse(text: string): ProtocolVersion {
     const m = /^(\d{1,9})\.(\d{1,9})\.(\d{1,9})(?:-.*)?$/s.exec(text);
     if (m === null) {
       throw new ProtocolVersionError(
         'SVC_ERR_PROTOCOL_VERSION_MALFORMED',
-        `Illegal version ${text} specified.`,
+        `Illegal version ${text} specified. ${SUPPORTED_VERSIONS_TEXT}`,
         BASELINE_PROTOCOL_VERSION.toString(),
       );
     }
@@ -62,6 +62,9 @@ export const OLDEST_SUPPORTED_PROTOCOL_VERSION = BASELINE_PROTOCOL_VERSION;
 /** Highest version a server accepts (the reference's "next" version, equal to the latest). */
 export const NEXT_PROTOCOL_VERSION = LATEST_PROTOCOL_VERSION;
 
+/** The sentence error messages end with. */
+const SUPPORTED_VERSIONS_TEXT = `Supported versions: ${OLDEST_SUPPORTED_PROTOCOL_VERSION.toString()} to ${NEXT_PROTOCOL_VERSION.toString()}.`;
+
 /** A request's protocol version as a server resolves it. */
 export interface RequestProtocolVersion {
   readonly version: ProtocolVersion;
@@ -93,8 +96,7 @@ export function resolveRequestProtocolVersion(headerValue: string | undefined): 
   ) {
     throw new ProtocolVersionError(
       'SVC_ERR_PROTOCOL_VERSION_UNSUPPORTED',
-      `Rest.li protocol version ${text} used by the client is not supported! ` +
-        `Supported versions: ${OLDEST_SUPPORTED_PROTOCOL_VERSION.toString()} to ${NEXT_PROTOCOL_VERSION.toString()}.`,
+      `Rest.li protocol version ${text} used by the client is not supported! ${SUPPORTED_VERSIONS_TEXT}`,
       LATEST_PROTOCOL_VERSION.toString(),
     );
   }

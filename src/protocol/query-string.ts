@@ -202,6 +202,9 @@ function decodeName(rawName: string, requestUri: string | undefined): string {
       err,
     );
   }
+  // Svc data never holds U+0000 in a key (the parsed query is a DataMap)
+  if (name.includes('\u0000'))
+    throw querySyntax(`query parameter name '${rawName}' holds U+0000`, requestUri, undefined);
   return knownName(name);
 }
 
@@ -275,7 +278,18 @@ function putParam(
     result.set(name, parseElement(raw, parseOptions));
   } catch (err) {
     if (!(err instanceof UriElementParseError)) throw err;
-    throw querySyntax(`error while parsing query param '${name}'\n${err.message}`, requestUri, name, err);
+    const reason = `error while parsing query param '${name}'\n${err.message}`;
+    // a depth bomb: name the limit rather than echo the (huge) URI
+    if (err.tooDeep) {
+      const limit = err.message.slice(0, err.message.indexOf(' levels') + 7);
+      throw new QuerySyntaxError(
+        `Invalid query parameters syntax: query param '${name}' has ${limit}`,
+        reason,
+        name,
+        { cause: err },
+      );
+    }
+    throw querySyntax(reason, requestUri, name, err);
   }
 }
 

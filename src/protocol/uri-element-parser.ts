@@ -162,7 +162,11 @@ class Parser {
   private enter(): void {
     if (++this.depth > this.maxDepth) {
       const t = this.t;
-      throw fail(t, t.pos, `nesting deeper than ${this.maxDepth} levels at ${t.describe(t.pos)}`);
+      throw new UriElementParseError(
+        `nesting deeper than ${this.maxDepth} levels at ${t.describe(t.pos)}`,
+        t.columns[t.pos] ?? t.columns.length,
+        true,
+      );
     }
   }
 
@@ -174,6 +178,8 @@ class Parser {
     if (t.pos < t.kinds.length && t.kinds[t.pos] !== OBJ_END) {
       for (;;) {
         const key = this.string();
+        // Svc data never holds U+0000 in a key: PSON could not write it back (data-map.ts)
+        if (key.includes('\u0000')) throw fail(t, t.pos - 1, 'a map key may not hold U+0000 (%00)');
         this.expect(MAP_SEP);
         setOwn(store, key, this.element());
         if (this.peekRequired() !== ITEM_SEP) break;

@@ -90,6 +90,16 @@ export class RequestValidationError extends SvcError {
   }
 }
 
+/**
+ * A tunneled request (`X-HTTP-Method-Override`) reached a server that does not decode tunneling: running
+ * it as the POST it looks like could run an action the client never asked for, so it is refused (400).
+ */
+export class TunnelingError extends SvcError {
+  constructor(message: string) {
+    super('SVC_ERR_TUNNEL_UNSUPPORTED', message);
+  }
+}
+
 /** What Node's HTTP layer refused before any route ran: malformed framing, huge headers, a stalled request. */
 export class HttpClientError extends SvcError {
   constructor(

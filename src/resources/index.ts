@@ -12,6 +12,7 @@ export {
   RequestValidationError,
   OutputValidationError,
   HttpClientError,
+  TunnelingError,
   NullResultError,
   InvalidResultError,
   type DefinitionLocation,

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { CodecRegistry, createDefaultCodecRegistry } from '../data';
 import {
@@ -12,7 +13,7 @@ import {
   rawQueryOf,
 } from '../protocol';
 import type { ResourceDefinition } from './definition';
-import { RequestBodyError, SvcPluginOptionsError } from './errors';
+import { HttpClientError, RequestBodyError, SvcPluginOptionsError } from './errors';
 import { registerResources } from './registration';
 import type { EncodedResponse, RequestFilter, ResourceRequest } from './request';
 import { ResourcePipeline } from './server';
@@ -324,6 +325,19 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
   // builds an error each time): that cost a third of the throughput (bench/resources.bench.ts)
   const handler = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
     const svc = svcRequest(request, prefix);
+    // HTTP/1.1 requires Host (RFC 9112 §3.2); svcServerOptions lets such requests through so that they are
+    // refused here, in the protocol's form, rather than by Node with an empty 400
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      const error = new HttpClientError(
+        'SVC_ERR_PROTOCOL_MALFORMED_HTTP',
+        'Malformed HTTP request: an HTTP/1.1 request needs a Host header',
+        undefined,
+      );
+      const out = pipeline.handleError(svc, error, request.log);
+      if (isPromise(out)) return out.then((r) => send(reply, r));
+      send(reply, out);
+      return undefined;
+    }
     // Node's header names are lower case; headers a hook set (`request.headers = ...`) are merged into a copy
     const out = pipeline.handle(svc, request.log, svc.headers === request.raw.headers);
     if (isPromise(out)) {
@@ -348,6 +362,7 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
     for (const url of [`/${name}`, `/${name}/*`]) instance.route({ method: [...HTTP_METHODS], url, handler });
   }
   instance.setNotFoundHandler(handler);
+  answerExpectations(instance, pipeline);
   instance.setErrorHandler((err, request, reply) => {
     const out = pipeline.handleError(svcRequest(request, prefix), fromFastifyError(err), request.log);
     if (isPromise(out)) {
@@ -362,6 +377,43 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
 };
 
 Object.defineProperty(svcPlugin, Symbol.for('fastify.display-name'), { value: 'svc-resources' });
+
+const EXPECTATIONS = Symbol.for('svc.expectationListener');
+
+/**
+ * An `Expect` header other than `100-continue` makes Node answer 417 itself, with an empty body, unless the
+ * server listens for `checkExpectation`: answer it as an ErrorResponse instead (once per server).
+ */
+function answerExpectations(instance: FastifyInstance, pipeline: ResourcePipeline): void {
+  const server = instance.server as typeof instance.server & { [EXPECTATIONS]?: true };
+  if (server[EXPECTATIONS] === true || server.listenerCount('checkExpectation') > 0) return;
+  server[EXPECTATIONS] = true;
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const expectation = String(req.headers.expect ?? '').slice(0, 64);
+    const out = pipeline.handleError(
+      {
+        method: req.method ?? 'GET',
+        url,
+        path: q === -1 ? url : url.slice(0, q),
+        query: q === -1 ? undefined : url.slice(q + 1),
+        headers: req.headers,
+        body: undefined,
+        attributes: EMPTY_ATTRIBUTES,
+      },
+      new ServiceError(417, `The expectation '${expectation}' is not supported`),
+      instance.log,
+    );
+    const write = (r: EncodedResponse): void => {
+      const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body);
+      res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length), connection: 'close' });
+      res.end(body);
+    };
+    if (isPromise(out)) void out.then(write);
+    else write(out);
+  });
+}
 
 /**
  * A handler for fastify's server-level `frameworkErrors` option, so that the errors fastify raises before

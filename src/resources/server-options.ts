@@ -44,7 +44,11 @@ export interface SvcFastifyServerOptions {
   readonly requestTimeout: number;
   readonly connectionTimeout: number;
   readonly keepAliveTimeout: number;
-  readonly http: { readonly headersTimeout: number; readonly connectionsCheckingInterval: number };
+  readonly http: {
+    readonly headersTimeout: number;
+    readonly connectionsCheckingInterval: number;
+    readonly requireHostHeader: boolean;
+  };
   readonly frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => void;
   readonly clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => void;
 }
@@ -85,7 +89,12 @@ export function svcServerOptions(options: SvcServerOptions = {}): SvcFastifyServ
     requestTimeout: t.requestTimeout,
     connectionTimeout: t.connectionTimeout,
     keepAliveTimeout: t.keepAliveTimeout,
-    http: Object.freeze({ headersTimeout, connectionsCheckingInterval: t.connectionsCheckingInterval }),
+    // svcPlugin refuses an HTTP/1.1 request without Host itself, as an ErrorResponse (Node's 400 has no body)
+    http: Object.freeze({
+      headersTimeout,
+      connectionsCheckingInterval: t.connectionsCheckingInterval,
+      requireHostHeader: false,
+    }),
     frameworkErrors: svcFrameworkErrors(pluginOptions),
     clientErrorHandler: svcClientErrorHandler(pluginOptions),
   });

@@ -18,7 +18,7 @@ import {
   toHeaderValue,
 } from '../protocol';
 import { type BoundCall, type BindingRequest, bind } from './binder';
-import { NullResultError } from './errors';
+import { NullResultError, TunnelingError } from './errors';
 import type { ResourceModel } from './registration';
 import { buildResponse } from './response-builder';
 import type {
@@ -240,6 +240,15 @@ export class ResourcePipeline {
           ? undefined
           : getHeader(headers, 'accept'),
     );
+    // a POST still carrying the override after the request filters was tunneled, and nothing decoded it
+    if (
+      request.method === 'POST' &&
+      (headers['x-http-method-override'] !== undefined ||
+        (!lowerCase && getHeader(headers, 'x-http-method-override') !== undefined))
+    )
+      throw new TunnelingError(
+        'X-HTTP-Method-Override is not supported by this server: send the request with its own HTTP method',
+      );
     const query = parseQueryParams(request.query, {
       requestUri: request.url,
       protocol1: version.version.major < 2,
@@ -318,7 +327,8 @@ export class ResourcePipeline {
     // a string compare rather than hashing a header value that is a new string on every request
     const last = this.lastVersion;
     if (last !== undefined && last.header === header) return last.version;
-    const key = header ?? '';
+    // an empty header is malformed, not absent: keep the two apart in the cache
+    const key = header ?? '\u0000absent';
     let v = this.versionCache.get(key);
     if (v === undefined) {
       v = resolveRequestProtocolVersion(header);

@@ -3,12 +3,20 @@
  * validator (which lives in `validation/` and does coercion). Numbers must already be of the right kind
  * (an int default must be an integer in the int32 range, a long an integer in the int64 range), strings for
  * bytes and fixed must hold chars up to U+00FF only (fixed: exactly `size` of them), enum defaults must be
- * declared symbols, record defaults must hold every required field that has no default of its own and no
- * undeclared field, and union defaults must be `null` (for a union with a null member) or an object with
- * exactly one entry keyed by the member discriminator.
+ * declared symbols, record defaults must hold every required field that has no default of its own, and union
+ * defaults must be `null` (for a union with a null member) or an object with exactly one entry keyed by the
+ * member discriminator.
+ *
+ * Two things the reference accepts are *warnings* rather than problems, because a Rest.li schema tree may hold
+ * them and must still parse (`AbstractSchemaParser.validateDefaults` validates a default with
+ * `CoercionMode.NORMAL` and `UnrecognizedFieldMode.IGNORE`): a fractional number for an int or long, which
+ * NORMAL coercion truncates (`1.5` is stored as `1`, as Java's `Number.intValue`), and a record default with
+ * a field the record does not declare (kept). As NORMAL coercion does, the strings "NaN", "Infinity" and
+ * "-Infinity" are accepted silently for float and double, as those numbers (JSON has no other way to write
+ * them).
  *
  * The check also returns the value in its stored form: bytes and fixed strings become ByteStrings, bigints
- * for float and double become numbers.
+ * for float and double become numbers, fractional ints and longs are truncated.
  */
 import { ByteString, Data, DataList, DataMap, type DataValue } from '../data';
 import type { DataSchema } from './data-schema';
@@ -21,6 +29,7 @@ import type { NamedDataSchema } from './named-schema';
 import { PrimitiveDataSchema, UnresolvedDataSchema } from './primitive-schemas';
 import type { RecordDataSchema } from './record-schema';
 import type { UnionDataSchema } from './union-schema';
+import { nonFiniteOf } from './validation/coerce';
 import { renderValue } from './value-text';
 
 export type ValuePath = readonly (string | number)[];
@@ -35,6 +44,8 @@ export interface DefaultValueCheck {
   /** The value in stored form (see the module comment); meaningful only without problems. */
   readonly value: DataValue;
   readonly problems: readonly DefaultValueProblem[];
+  /** What the reference accepts but is most likely a mistake (see the module comment). */
+  readonly warnings: readonly DefaultValueProblem[];
 }
 
 const INT_MIN = -(2 ** 31);
@@ -48,9 +59,14 @@ const FLOAT_LIMIT = 3.4028234663852886e38 + 2 ** 103;
 
 /** Checks `value` against `schema`; see the module comment for the rules. */
 export function checkDefaultValue(value: DataValue, schema: DataSchema): DefaultValueCheck {
-  const problems: DefaultValueProblem[] = [];
-  const fixed = check(value, schema, [], problems);
-  return { value: fixed, problems };
+  const found: Found = { problems: [], warnings: [] };
+  const fixed = check(value, schema, [], found);
+  return { value: fixed, problems: found.problems, warnings: found.warnings };
+}
+
+interface Found {
+  readonly problems: DefaultValueProblem[];
+  readonly warnings: DefaultValueProblem[];
 }
 
 /** The name of a type for messages: `int`, `array`, or the full name of a named schema. */
@@ -60,23 +76,18 @@ export function typeName(schema: DataSchema): string {
   return typeof named.getFullName === 'function' ? named.getFullName() : schema.getUnionMemberKey();
 }
 
-function check(
-  value: DataValue,
-  schema: DataSchema,
-  path: (string | number)[],
-  problems: DefaultValueProblem[],
-): DataValue {
+function check(value: DataValue, schema: DataSchema, path: (string | number)[], found: Found): DataValue {
   const s = schema.getDereferencedSchema();
   if (s === UnresolvedDataSchema.INSTANCE) return value; // already reported as unresolved
   const mismatch = (): DataValue => {
-    problems.push({
+    found.problems.push({
       path: [...path],
       message: `default value ${renderValue(value)} does not match type ${typeName(s)}`,
     });
     return value;
   };
   const outOfRange = (): DataValue => {
-    problems.push({
+    found.problems.push({
       path: [...path],
       message: `default value ${renderValue(value)} is out of range for type ${typeName(s)}`,
     });
@@ -90,29 +101,37 @@ function check(
     case DataSchemaType.STRING:
       return typeof value === 'string' ? value : mismatch();
     case DataSchemaType.INT:
-      if (typeof value === 'number' && Number.isInteger(value))
-        return value >= INT_MIN && value <= INT_MAX ? value : outOfRange();
-      return typeof value === 'bigint' ? outOfRange() : mismatch();
-    case DataSchemaType.LONG:
-      if (typeof value === 'bigint') return value;
-      if (typeof value === 'number' && Number.isInteger(value))
-        return Math.abs(value) < LONG_LIMIT ? value : outOfRange();
-      return mismatch();
+    case DataSchemaType.LONG: {
+      if (typeof value === 'bigint') return s.getType() === DataSchemaType.LONG ? value : outOfRange();
+      if (typeof value !== 'number' || !Number.isFinite(value)) return mismatch();
+      const n = Math.trunc(value) + 0; // + 0: -0.5 gives 0, not -0
+      const inRange =
+        s.getType() === DataSchemaType.INT ? n >= INT_MIN && n <= INT_MAX : Math.abs(n) < LONG_LIMIT;
+      if (!inRange) return outOfRange();
+      if (n !== value)
+        found.warnings.push({
+          path: [...path],
+          message: `default value ${renderValue(value)} is not an integer; it is read as ${n}, as Rest.li truncates it for type ${typeName(s)}`,
+        });
+      return n;
+    }
     case DataSchemaType.FLOAT:
     case DataSchemaType.DOUBLE: {
+      const special = typeof value === 'string' ? nonFiniteOf(value) : undefined;
+      if (special !== undefined) return special;
       if (typeof value !== 'number' && typeof value !== 'bigint') return mismatch();
       const n = Number(value);
       return s.getType() === DataSchemaType.FLOAT && !(Math.abs(n) < FLOAT_LIMIT) ? outOfRange() : n;
     }
     case DataSchemaType.BYTES:
-      return checkBytes(value, undefined, path, problems, mismatch);
+      return checkBytes(value, undefined, path, found, mismatch);
     case DataSchemaType.FIXED:
-      return checkBytes(value, s as FixedDataSchema, path, problems, mismatch);
+      return checkBytes(value, s as FixedDataSchema, path, found, mismatch);
     case DataSchemaType.ENUM: {
       if (typeof value !== 'string') return mismatch();
       const e = s as EnumDataSchema;
       if (!e.contains(value))
-        problems.push({
+        found.problems.push({
           path: [...path],
           message: `default value ${renderValue(value)} is not a symbol of enum ${e.getFullName()}`,
         });
@@ -125,7 +144,7 @@ function check(
       let k = 0;
       for (const item of value) {
         path.push(k++);
-        out.add(check(item, items, path, problems));
+        out.add(check(item, items, path, found));
         path.pop();
       }
       return out;
@@ -136,17 +155,15 @@ function check(
       const out = new DataMap();
       for (const [key, v] of value) {
         path.push(key);
-        out.put(key, check(v, values, path, problems));
+        out.put(key, check(v, values, path, found));
         path.pop();
       }
       return out;
     }
     case DataSchemaType.RECORD:
-      return value instanceof DataMap
-        ? checkRecord(value, s as RecordDataSchema, path, problems)
-        : mismatch();
+      return value instanceof DataMap ? checkRecord(value, s as RecordDataSchema, path, found) : mismatch();
     case DataSchemaType.UNION:
-      return checkUnion(value, s as UnionDataSchema, path, problems);
+      return checkUnion(value, s as UnionDataSchema, path, found);
     default:
       return mismatch();
   }
@@ -156,7 +173,7 @@ function checkBytes(
   value: DataValue,
   fixed: FixedDataSchema | undefined,
   path: (string | number)[],
-  problems: DefaultValueProblem[],
+  found: Found,
   mismatch: () => DataValue,
 ): DataValue {
   let bytes: ByteString;
@@ -164,7 +181,7 @@ function checkBytes(
     bytes = value;
   } else if (typeof value === 'string') {
     if (!ByteString.isAvroString(value)) {
-      problems.push({
+      found.problems.push({
         path: [...path],
         message: `default value ${renderValue(value)} is not a valid string representation of bytes (chars must be U+0000 to U+00FF)`,
       });
@@ -175,7 +192,7 @@ function checkBytes(
     return mismatch();
   }
   if (fixed !== undefined && bytes.length !== fixed.getSize()) {
-    problems.push({
+    found.problems.push({
       path: [...path],
       message: `default value ${renderValue(value)} has length ${bytes.length}, but fixed ${fixed.getFullName()} has size ${fixed.getSize()}`,
     });
@@ -187,26 +204,26 @@ function checkRecord(
   value: DataMap,
   record: RecordDataSchema,
   path: (string | number)[],
-  problems: DefaultValueProblem[],
+  found: Found,
 ): DataValue {
   const out = new DataMap();
   for (const [key, v] of value) {
     const field = record.getField(key);
     path.push(key);
     if (field === undefined) {
-      problems.push({
+      found.warnings.push({
         path: [...path],
-        message: `default value has field "${key}", which record ${record.getFullName()} does not declare`,
+        message: `default value has field "${key}", which record ${record.getFullName()} does not declare; Rest.li ignores it and so it is kept`,
       });
       out.put(key, v);
     } else {
-      out.put(key, check(v, field.getType(), path, problems));
+      out.put(key, check(v, field.getType(), path, found));
     }
     path.pop();
   }
   for (const field of record.getFields()) {
     if (!field.getOptional() && !field.hasDefault() && !value.has(field.getName())) {
-      problems.push({
+      found.problems.push({
         path: [...path],
         message: `default value is missing required field "${field.getName()}" of record ${record.getFullName()}`,
       });
@@ -219,27 +236,27 @@ function checkUnion(
   value: DataValue,
   union: UnionDataSchema,
   path: (string | number)[],
-  problems: DefaultValueProblem[],
+  found: Found,
 ): DataValue {
   const keys = union.getMembers().map((m) => m.getUnionMemberKey());
   const members = keys.join(', ');
   if (value === Data.NULL) {
     if (!union.hasNullMember())
-      problems.push({
+      found.problems.push({
         path: [...path],
         message: `default value null is not allowed: the union has no null member (members: ${members})`,
       });
     return value;
   }
   if (!(value instanceof DataMap)) {
-    problems.push({
+    found.problems.push({
       path: [...path],
       message: `default value ${renderValue(value)} of a union must be null or an object with one entry, the member discriminator and its value (members: ${members})`,
     });
     return value;
   }
   if (value.size !== 1) {
-    problems.push({
+    found.problems.push({
       path: [...path],
       message: `default value of a union must have exactly one entry, the member discriminator and its value; found ${value.size}`,
     });
@@ -250,20 +267,20 @@ function checkUnion(
   path.push(key);
   try {
     if (member === undefined) {
-      problems.push({
+      found.problems.push({
         path: [...path],
         message: `default value has member key "${key}", which is not a member of the union (members: ${members})`,
       });
       return value;
     }
     if (member.getType().getDereferencedType() === DataSchemaType.NULL) {
-      problems.push({
+      found.problems.push({
         path: [...path],
         message: 'default value of the null member is written as null, not as {"null": null}',
       });
       return value;
     }
-    return new DataMap([[key, check(inner, member.getType(), path, problems)]]);
+    return new DataMap([[key, check(inner, member.getType(), path, found)]]);
   } finally {
     path.pop();
   }

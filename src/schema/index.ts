@@ -36,9 +36,11 @@ export { SchemaParseError, formatSchemaProblem, type SchemaProblem } from './sch
 export {
   SchemaResolver,
   parseSchema,
+  parseSchemaWithWarnings,
   schemaProblems,
   NODE_FILE_SYSTEM,
   type ParseSchemaOptions,
+  type ParsedSchema,
   type SchemaFileSystem,
   type SchemaResolverOptions,
 } from './schema-resolver';
@@ -47,3 +49,4 @@ export { checkDefaultValue, type DefaultValueCheck, type DefaultValueProblem } f
 export * from './validation';
 export * from './avro';
 export { fillInDefaults } from './fill-in-defaults';
+export { NestingDepthError, type NestingDepthErrorCode } from './nesting-depth-error';

@@ -10,6 +10,7 @@
  */
 
 import { JsonSyntaxError, readJsonNumber, readJsonString } from '../data/codecs/json-tokens';
+import { MAX_NESTING_DEPTH } from '../data/limits';
 
 export type JsonNode = JsonObject | JsonArray | JsonString | JsonNumber | JsonBoolean | JsonNull;
 
@@ -65,8 +66,6 @@ export interface JsonScanResult {
   readonly error?: { readonly message: string; readonly offset: number };
 }
 
-/** Deepest nesting accepted; deeper input is an error rather than a stack overflow. */
-const MAX_DEPTH = 500;
 const SAFE = Number.MAX_SAFE_INTEGER;
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
@@ -129,18 +128,24 @@ export function scanJson(text: string): JsonScanResult {
     return { kind: 'number', offset: start, value, integral };
   };
 
+  // The one nesting rule (data/limits.ts); the walks over the scanned tree recurse, so it also keeps them
+  // inside the stack.
+  const tooDeep = (): never =>
+    fail(`Nesting deeper than the maximum depth of ${MAX_NESTING_DEPTH} (MAX_NESTING_DEPTH)`);
+
   const literal = (word: string): void => {
     if (!text.startsWith(word, i)) fail(`Unexpected ${what(i)}`);
     i += word.length;
   };
 
+  /** `depth`: how many objects and arrays enclose the value (0 at the top). */
   const value = (depth: number): JsonNode => {
-    if (depth > MAX_DEPTH) fail(`Nesting deeper than ${MAX_DEPTH} levels`);
     skip();
     const start = i;
     const c = text.charCodeAt(i);
     switch (c) {
       case 0x7b: {
+        if (depth >= MAX_NESTING_DEPTH) tooDeep();
         i++;
         const entries: JsonEntry[] = [];
         const map = new Map<string, JsonEntry>();
@@ -174,6 +179,7 @@ export function scanJson(text: string): JsonScanResult {
         }
       }
       case 0x5b: {
+        if (depth >= MAX_NESTING_DEPTH) tooDeep();
         i++;
         const items: JsonNode[] = [];
         skip();

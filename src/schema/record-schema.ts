@@ -177,7 +177,8 @@ export class RecordField {
 }
 
 function dataEquals(a: DataValue | undefined, b: DataValue | undefined): boolean {
-  if (a === b) return true;
+  // NaN equals NaN, as in the data layer's equals (a float default may be NaN)
+  if (a === b || (typeof a === 'number' && Number.isNaN(a) && Number.isNaN(b))) return true;
   if (a === undefined || b === undefined) return false;
   if (typeof a === 'object' && 'equals' in a) return a.equals(b);
   return false;
@@ -185,10 +186,15 @@ function dataEquals(a: DataValue | undefined, b: DataValue | undefined): boolean
 
 export interface RecordSchemaInit extends NamedSchemaInit {
   readonly recordType?: RecordType;
-  /** Included records (or typerefs of records); their fields come first. */
+  /** Included records (or typerefs of records); their fields come first unless `fieldsBeforeIncludes`. */
   readonly include?: readonly NamedDataSchema[];
   /** The record's own fields. */
   readonly fields?: readonly RecordField[];
+  /**
+   * The record's own fields come before the included ones (default false). The `.pdsc` parser sets it when
+   * the `fields` key precedes `include` in the text, as the reference's does.
+   */
+  readonly fieldsBeforeIncludes?: boolean;
 }
 
 /** @internal */
@@ -197,7 +203,8 @@ export interface RecordState extends NamedState {
   include: NamedDataSchema[];
   includesDeclaredInline: Set<NamedDataSchema>;
   ownFields: RecordField[];
-  /** Included fields first (in include order, transitively), then own fields. */
+  fieldsBeforeIncludes: boolean;
+  /** Included fields (in include order, transitively) and own fields, in the order `fieldsBeforeIncludes` says. */
   fields: RecordField[];
   fieldIndex: Map<string, number>;
 }
@@ -224,6 +231,7 @@ export class RecordDataSchema extends NamedDataSchema {
       include: [...(init.include ?? [])],
       includesDeclaredInline: new Set(),
       ownFields: own,
+      fieldsBeforeIncludes: init.fieldsBeforeIncludes ?? false,
       fields: [],
       fieldIndex: new Map(),
     };
@@ -234,7 +242,7 @@ export class RecordDataSchema extends NamedDataSchema {
       const target = inc.getDereferencedSchema();
       if (target instanceof RecordDataSchema) included.push(...target.getFields());
     }
-    setRecordFields(this, [...included, ...own]);
+    setRecordFields(this, this[STATE].fieldsBeforeIncludes ? [...own, ...included] : [...included, ...own]);
   }
 
   getType(): DataSchemaType {
@@ -250,7 +258,7 @@ export class RecordDataSchema extends NamedDataSchema {
     return this[STATE].recordType === RecordType.ERROR;
   }
 
-  /** All fields: included ones first, then the record's own. */
+  /** All fields: included ones first, then the record's own (the other way round with {@link isFieldsBeforeIncludes}). */
   getFields(): readonly RecordField[] {
     return this[STATE].fields;
   }
@@ -283,6 +291,14 @@ export class RecordDataSchema extends NamedDataSchema {
   /** True when `schema` was written inline in the include list. */
   isIncludeDeclaredInline(schema: NamedDataSchema): boolean {
     return this[STATE].includesDeclaredInline.has(schema);
+  }
+
+  /**
+   * True when the record's own fields come before the included ones (in {@link getFields}, canonical JSON and
+   * the Avro translation): the `.pdsc` text had `fields` before `include`. Rest.li's flag of the same name.
+   */
+  isFieldsBeforeIncludes(): boolean {
+    return this[STATE].fieldsBeforeIncludes;
   }
 
   /** True when `field` came from an included record. */

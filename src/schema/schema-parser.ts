@@ -6,12 +6,26 @@
  *    itself). Type references by name are not looked up yet: each becomes a deferred slot.
  * 2. Names: the deferred references are resolved in order, the current namespace first, then as given;
  *    a name that is not bound yet is looked up on the resolver path, which parses that file (step 1) into
- *    the same session. Deferring every reference is what makes forward references inside a file and mutual
- *    references across files work, whatever order the files are read in.
+ *    the same session. Deferring every reference is what makes mutual references across files work,
+ *    whatever order the files are read in; inside one text a name must be defined before its use (below).
  * 3. Checks that need resolved types: typeref cycles, includes (transitive, cycles, non-records, field
  *    names defined twice), union rules, and defaults against their field types.
  *
  * Problems are collected, not thrown: the session fails at the end with all of them (schema-resolver.ts).
+ *
+ * Where we differ from plain deferral, to accept exactly what the reference accepts (each rule cites the
+ * reference source it follows, rest.li 29.x `data/src/main/java/com/linkedin/data/schema/`):
+ * - A name defined later in the same text is refused, as `SchemaParser.java` resolves each name when it reads
+ *   it (`AbstractSchemaParser.stringToDataSchema`: `"B" or "a.B" cannot be resolved.`). The
+ *   `allowForwardReferences` option accepts it. Names in other files and mutual references across files
+ *   are unaffected: the reference loads those from the resolver path when it meets them.
+ * - What the reference accepts but is most likely a mistake becomes a *warning* (refused under `strict`):
+ *   defaults the reference's default validation fixes or ignores (see default-value-check.ts), and
+ *   `deprecatedSymbols` naming a symbol the enum lacks (the .pdsc parser keeps `deprecatedSymbols` as a
+ *   plain property and never checks it).
+ * - The order of a record's fields follows the text: its own fields first when the `fields` key comes before
+ *   `include`, else the included ones first (`SchemaParser.parseRecord` sets
+ *   `RecordDataSchema.setFieldsBeforeIncludes` from the JSON locations).
  *
  * Optionality (brief, schema language difference 1): a field is optional only when `optional` is true. A
  * union with a null member is an ordinary type whose value may be null; it never makes a field optional,
@@ -23,7 +37,7 @@ import { Data, DataList, DataMap, type DataValue } from '../data';
 import { ArrayDataSchema } from './array-schema';
 import type { DataSchema, SchemaLocation } from './data-schema';
 import { DataSchemaType } from './data-schema-type';
-import { checkDefaultValue } from './default-value-check';
+import { checkDefaultValue, type DefaultValueProblem } from './default-value-check';
 import { EnumDataSchema } from './enum-schema';
 import { FixedDataSchema } from './fixed-schema';
 import { STATE } from './internal';
@@ -53,6 +67,14 @@ import { UnionDataSchema, UnionMember } from './union-schema';
 import { renderValue } from './value-text';
 
 const UNRESOLVED: DataSchema = UnresolvedDataSchema.INSTANCE;
+
+/** How lenient a parse session is; both default to false. */
+export interface ParseSessionOptions {
+  /** Warnings become problems (the session fails). */
+  readonly strict?: boolean;
+  /** A name may refer to a schema defined later in the same text (the reference refuses it). */
+  readonly allowForwardReferences?: boolean;
+}
 
 /** What the parser needs from the resolver: the name bindings and the files on the resolver path. */
 export interface ParseHost {
@@ -136,12 +158,18 @@ export class ParseSession {
   readonly typerefs: { readonly schema: TyperefDataSchema; readonly site: Site }[] = [];
   readonly defaults: DefaultEntry[] = [];
   readonly fieldSites = new Map<RecordField, Site>();
+  /** Where each named schema of this session is defined (its object), to find forward references. */
+  readonly definitionSites = new Map<NamedDataSchema, Site>();
   /** Names bound and files read in this session, to undo a failed session. */
   readonly boundNames: string[] = [];
   readonly files: string[] = [];
   readonly #problems: CollectedProblem[] = [];
+  readonly #warnings: CollectedProblem[] = [];
 
-  constructor(readonly host: ParseHost) {}
+  constructor(
+    readonly host: ParseHost,
+    readonly options: ParseSessionOptions = {},
+  ) {}
 
   get problemCount(): number {
     return this.#problems.length;
@@ -156,40 +184,59 @@ export class ParseSession {
   /** Records a problem at `site` (or without a place) and marks `schema` as having an error. */
   report(site: Site | undefined, message: string, schema?: Marked, file?: string): void {
     if (schema !== undefined) schema[STATE].hasError = true;
-    if (site === undefined) {
-      const problem: SchemaProblem = file === undefined ? { path: '', message } : { file, path: '', message };
-      this.#problems.push({ problem, source: Number.MAX_SAFE_INTEGER, offset: 0 });
-      return;
-    }
-    const { line, column } = site.source.lines.position(site.offset);
-    const problem: SchemaProblem =
-      site.source.file === undefined
-        ? { path: site.path, line, column, message }
-        : { file: site.source.file, path: site.path, line, column, message };
-    this.#problems.push({ problem, source: site.source.index, offset: site.offset });
+    this.#problems.push(collect(site, message, file));
+  }
+
+  /**
+   * Records something the reference accepts but that is most likely a mistake: a warning, or under `strict`
+   * a problem.
+   */
+  warn(site: Site, message: string, schema?: Marked): void {
+    if (this.options.strict === true) this.report(site, `${message} (refused by strict parsing)`, schema);
+    else this.#warnings.push(collect(site, message));
   }
 
   /** The problems in reading order: by text, then by place in the text. */
   problems(): SchemaProblem[] {
-    return [...this.#problems]
-      .map((p, i) => ({ p, i }))
-      .sort((a, b) => a.p.source - b.p.source || a.p.offset - b.p.offset || a.i - b.i)
-      .map(({ p }) => p.problem);
+    return inReadingOrder(this.#problems);
+  }
+
+  /** The warnings in reading order. */
+  warnings(): SchemaProblem[] {
+    return inReadingOrder(this.#warnings);
   }
 
   /** Step 2: resolves every deferred reference (reading more files as needed). */
   resolveReferences(): void {
+    const forwardOk = this.options.allowForwardReferences === true;
     for (let k = 0; k < this.deferred.length; k++) {
       const d = this.deferred[k]!;
       let found: NamedDataSchema | undefined;
+      // The reference resolves a name when it reads it, so a schema defined further down the same text does
+      // not exist yet: the next candidate is tried instead, and failing that the name cannot be resolved.
+      let later: { schema: NamedDataSchema; site: Site } | undefined;
       for (const candidate of d.candidates) {
-        found = this.host.lookup(candidate) ?? this.host.load(candidate, this);
+        const bound = this.host.lookup(candidate);
+        const site = bound === undefined || forwardOk ? undefined : this.definitionSites.get(bound);
+        if (site !== undefined && site.source === d.site.source && site.offset > d.site.offset) {
+          later ??= { schema: bound!, site };
+          continue;
+        }
+        found = bound ?? this.host.load(candidate, this);
         if (found !== undefined) break;
       }
+      const names = d.candidates.length > 1 ? `"${d.name}" or "${d.candidates[0]}"` : `"${d.name}"`;
       if (found !== undefined) {
         d.assign(found);
+      } else if (later !== undefined) {
+        const { line, column } = later.site.source.lines.position(later.site.offset);
+        this.report(
+          d.site,
+          `${names} cannot be resolved (${later.schema.getFullName()} is defined later in the same text, at ` +
+            `line ${line}, column ${column}; Rest.li resolves names in text order: define it before its first ` +
+            'use, or parse with allowForwardReferences)',
+        );
       } else {
-        const names = d.candidates.length > 1 ? `"${d.name}" or "${d.candidates[0]}"` : `"${d.name}"`;
         this.report(d.site, `${names} cannot be resolved${this.host.describeSearch(d.candidates)}`);
       }
     }
@@ -263,7 +310,8 @@ export class ParseSession {
         }
         fields.push(...target.getFields());
       }
-      fields.push(...record[STATE].ownFields);
+      if (record[STATE].fieldsBeforeIncludes) fields.unshift(...record[STATE].ownFields);
+      else fields.push(...record[STATE].ownFields);
       const byName = new Map<string, RecordField>();
       const kept: RecordField[] = [];
       for (const f of fields) {
@@ -356,15 +404,38 @@ export class ParseSession {
   private checkDefault({ field, record, node, site }: DefaultEntry): void {
     const value = field[STATE].default!;
     const check = checkDefaultValue(value, field.getType());
-    for (const p of check.problems) {
-      const at = nodeAt(node, p.path);
-      const path = site.path + p.path.map((s) => `/${pointerSegment(s)}`).join('');
-      this.report({ source: site.source, path, offset: at.offset }, p.message, record);
-    }
+    const where = (p: DefaultValueProblem): Site => ({
+      source: site.source,
+      path: site.path + p.path.map((s) => `/${pointerSegment(s)}`).join(''),
+      offset: nodeAt(node, p.path).offset,
+    });
+    for (const p of check.problems) this.report(where(p), p.message, record);
+    for (const p of check.warnings) this.warn(where(p), p.message, record);
     const stored = check.problems.length === 0 ? check.value : value;
     if (stored instanceof DataMap || stored instanceof DataList) stored.makeReadOnly();
     field[STATE].default = stored;
   }
+}
+
+function collect(site: Site | undefined, message: string, file?: string): CollectedProblem {
+  if (site === undefined) {
+    const problem: SchemaProblem = file === undefined ? { path: '', message } : { file, path: '', message };
+    return { problem, source: Number.MAX_SAFE_INTEGER, offset: 0 };
+  }
+  const { line, column } = site.source.lines.position(site.offset);
+  const problem: SchemaProblem =
+    site.source.file === undefined
+      ? { path: site.path, line, column, message }
+      : { file: site.source.file, path: site.path, line, column, message };
+  return { problem, source: site.source.index, offset: site.offset };
+}
+
+/** By text, then by place in the text, then in the order found. */
+function inReadingOrder(collected: readonly CollectedProblem[]): SchemaProblem[] {
+  return collected
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => a.p.source - b.p.source || a.p.offset - b.p.offset || a.i - b.i)
+    .map(({ p }) => p.problem);
 }
 
 /** Step 1 for one text: scans it and builds its schemas into the session; returns its top-level schemas. */
@@ -608,6 +679,7 @@ class TextParser {
 
   private named<T extends NamedDataSchema>(schema: T, header: Header, obj: JsonObject): T {
     schema[STATE].location = this.location(obj.offset);
+    this.session.definitionSites.set(schema, this.site('', obj.offset));
     this.bind(header, schema);
     return schema;
   }
@@ -637,6 +709,8 @@ class TextParser {
   private record(obj: JsonObject, path: string, scope: Scope, type: 'record' | 'error'): RecordDataSchema {
     const h = this.header(obj, path, scope);
     this.attributes(obj, path, type, RECORD_KEYS);
+    const fieldsKey = obj.map.get('fields')?.keyOffset;
+    const includeKey = obj.map.get('include')?.keyOffset;
     const record = this.named(
       new RecordDataSchema({
         name: h.name,
@@ -647,6 +721,7 @@ class TextParser {
         deprecated: h.deprecated,
         properties: this.properties(obj, RECORD_KEYS),
         recordType: type === 'error' ? RecordType.ERROR : RecordType.RECORD,
+        fieldsBeforeIncludes: fieldsKey !== undefined && includeKey !== undefined && fieldsKey < includeKey,
       }),
       h,
       obj,
@@ -834,11 +909,11 @@ class TextParser {
       if (!valid(v)) {
         this.problem(p, v.offset, invalidMessage(entry.key));
       } else if (!declared.has(entry.key)) {
-        this.problem(
-          p,
-          entry.keyOffset,
-          `"${entry.key}" symbol is referenced by ${key}. This symbol does not exist.`,
-        );
+        const message = `"${entry.key}" symbol is referenced by ${key}. This symbol does not exist.`;
+        // The reference checks symbolDocs (EnumDataSchema.setSymbolDocs) but keeps deprecatedSymbols as a
+        // plain property of a .pdsc enum, unchecked; the entry is dropped from the model either way.
+        if (key === 'deprecatedSymbols') this.session.warn(this.site(p, entry.keyOffset), message);
+        else this.problem(p, entry.keyOffset, message);
       } else {
         found.set(entry.key, (v as { value: string | boolean }).value);
       }

@@ -4,7 +4,7 @@ import type { DataSchema } from './data-schema';
 import type { NamedDataSchema } from './named-schema';
 import { SchemaParseError, type SchemaProblem } from './schema-parse-error';
 import { isValidName, schemaFilePath } from './schema-names';
-import { ParseSession, parseSource, type ParseHost } from './schema-parser';
+import { ParseSession, parseSource, type ParseHost, type ParseSessionOptions } from './schema-parser';
 
 /** The file access the resolver needs; the default reads the local file system synchronously. */
 export interface SchemaFileSystem {
@@ -43,13 +43,27 @@ export interface SchemaResolverOptions {
   readonly resolverPath?: readonly string[] | string;
   /** File access (default: the local file system); tests count reads through it. */
   readonly fileSystem?: SchemaFileSystem;
+  /**
+   * Refuse what the reference accepts but is most likely a mistake, instead of warning about it (default
+   * false): an int or long default with a fraction, a record default with a field the record does not
+   * declare, `deprecatedSymbols` naming a symbol the enum lacks. See {@link SchemaResolver.warnings}.
+   */
+  readonly strict?: boolean;
+  /**
+   * Let a name refer to a schema defined later in the same text (default false). The reference refuses it
+   * (`"B" cannot be resolved`): it resolves each name where it reads it. Only for schema trees written for
+   * Svc before this rule; texts that use it do not parse with Rest.li's tools.
+   */
+  readonly allowForwardReferences?: boolean;
 }
 
 /**
  * Parses schema texts and files and finds named schemas on a resolver path. It keeps every schema it has
  * parsed bound to its full name, and reads each file once: later lookups, includes and references use the
  * bound schemas. A parse that finds problems throws a {@link SchemaParseError} listing all of them and
- * leaves the resolver as it was before that parse.
+ * leaves the resolver as it was before that parse; a parse that succeeds adds its warnings (what the
+ * reference accepts but is most likely a mistake, see {@link SchemaResolverOptions.strict}) to
+ * {@link warnings}.
  *
  * @example
  * ```ts
@@ -66,11 +80,17 @@ export class SchemaResolver {
   /** Absolute path to the top-level schemas of the file. */
   readonly #files = new Map<string, DataSchema[]>();
   readonly #host: ParseHost;
+  readonly #leniency: ParseSessionOptions;
+  readonly #warnings: SchemaProblem[] = [];
 
   constructor(options: SchemaResolverOptions = {}) {
     const path = options.resolverPath ?? [];
     this.#path = typeof path === 'string' ? SchemaResolver.parseResolverPath(path) : [...path];
     this.#fs = options.fileSystem ?? NODE_FILE_SYSTEM;
+    this.#leniency = {
+      strict: options.strict ?? false,
+      allowForwardReferences: options.allowForwardReferences ?? false,
+    };
     this.#host = {
       lookup: (fullName) => this.#bindings.get(fullName),
       bind: (fullName, schema, session) => {
@@ -85,6 +105,14 @@ export class SchemaResolver {
   /** Splits a resolver path written as text (`a:b:c`); empty entries are dropped. */
   static parseResolverPath(text: string): string[] {
     return text.split(':').filter((entry) => entry !== '');
+  }
+
+  /**
+   * The warnings of every successful parse so far, in the order found (same locations as problems: file,
+   * JSON path, line, column). A file is parsed once, so its warnings appear once.
+   */
+  warnings(): readonly SchemaProblem[] {
+    return this.#warnings;
   }
 
   /** The directories searched, in order. */
@@ -164,12 +192,13 @@ export class SchemaResolver {
 
   /** Runs one parse session: structure, then names, then checks; undoes it and throws on any problem. */
   #session<T>(parse: (session: ParseSession) => T): T {
-    const session = new ParseSession(this.#host);
+    const session = new ParseSession(this.#host, this.#leniency);
     try {
       const result = parse(session);
       session.resolveReferences();
       session.finalize();
       if (session.problemCount > 0) throw new SchemaParseError(session.problems());
+      this.#warnings.push(...session.warnings());
       return result;
     } catch (err) {
       for (const name of session.boundNames) this.#bindings.delete(name);
@@ -256,8 +285,22 @@ export interface ParseSchemaOptions {
   readonly resolverPath?: readonly string[] | string;
   /** Names the text in problem locations. */
   readonly file?: string;
-  /** Parse with this resolver (its bindings and path) instead of a fresh one. */
+  /** Parse with this resolver (its bindings, path and leniency) instead of a fresh one. */
   readonly resolver?: SchemaResolver;
+  /** See {@link SchemaResolverOptions.strict}; ignored with `resolver`. */
+  readonly strict?: boolean;
+  /** See {@link SchemaResolverOptions.allowForwardReferences}; ignored with `resolver`. */
+  readonly allowForwardReferences?: boolean;
+}
+
+/** What {@link parseSchemaWithWarnings} returns. */
+export interface ParsedSchema {
+  /** The schema the text defines (the last one, for several JSON values). */
+  readonly schema: DataSchema;
+  /** The top-level schemas of the text, in order. */
+  readonly schemas: readonly DataSchema[];
+  /** What the reference accepts but is most likely a mistake (empty under `strict`, which refuses it). */
+  readonly warnings: readonly SchemaProblem[];
 }
 
 /**
@@ -272,9 +315,30 @@ export interface ParseSchemaOptions {
  * @throws SchemaParseError with every problem found (file, JSON path, line and column each).
  */
 export function parseSchema(text: string, options: ParseSchemaOptions = {}): DataSchema {
-  const resolver = options.resolver ?? new SchemaResolver({ resolverPath: options.resolverPath ?? [] });
+  return parseSchemaWithWarnings(text, options).schema;
+}
+
+/**
+ * {@link parseSchema}, also returning the warnings of the parse.
+ *
+ * @example
+ * ```ts
+ * const { schema, warnings } = parseSchemaWithWarnings(text, { file: 'Foo.pdsc' });
+ * for (const w of warnings) console.warn(`WARNING ${formatSchemaProblem(w)}`);
+ * ```
+ * @throws SchemaParseError with every problem found.
+ */
+export function parseSchemaWithWarnings(text: string, options: ParseSchemaOptions = {}): ParsedSchema {
+  const resolver =
+    options.resolver ??
+    new SchemaResolver({
+      resolverPath: options.resolverPath ?? [],
+      strict: options.strict ?? false,
+      allowForwardReferences: options.allowForwardReferences ?? false,
+    });
+  const before = resolver.warnings().length;
   const schemas = resolver.parseText(text, options.file);
-  return schemas[schemas.length - 1]!;
+  return { schema: schemas[schemas.length - 1]!, schemas, warnings: resolver.warnings().slice(before) };
 }
 
 /** The problems of a failed parse, or an empty list when `fn` succeeds (handy in tests and tools). */

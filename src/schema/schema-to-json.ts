@@ -5,7 +5,8 @@
  * attributes, `deprecated`, properties sorted by key, `aliases`); `namespace` and `package` only where they
  * differ from what the parser would infer from the enclosing schema; a named schema in full the first time
  * it appears and by full name afterwards (so the text stands alone: no resolver is needed to parse it
- * back); includes and typerefs kept as written. Parsing the output gives a schema equal to the input, and
+ * back); includes and typerefs kept as written (`include` before `fields`, or after them for a record
+ * whose own fields come first). Parsing the output gives a schema equal to the input, and
  * writing that schema again gives the same text.
  *
  * One case no JSON can express (Rest.li has it too): a reference, from inside namespace `ns`, to a schema
@@ -118,9 +119,14 @@ class Encoder {
     switch (type) {
       case 'RECORD': {
         const r = schema as RecordDataSchema;
-        if (r.getInclude().length > 0)
-          entries.push(['include', r.getInclude().map((s) => this.schema(s, inner))]);
+        // in the text order, which gives the field order (and keeps named schemas defined before their use)
+        const include = (): void => {
+          if (r.getInclude().length > 0)
+            entries.push(['include', r.getInclude().map((s) => this.schema(s, inner))]);
+        };
+        if (!r.isFieldsBeforeIncludes()) include();
         entries.push(['fields', r.getOwnFields().map((f) => this.field(f, inner))]);
+        if (r.isFieldsBeforeIncludes()) include();
         break;
       }
       case 'ENUM': {

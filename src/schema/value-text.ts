@@ -9,6 +9,8 @@ export function dataToJson(value: DataValue): string {
   if (value instanceof DataList) return codec.listToString(value);
   if (value instanceof ByteString) return JSON.stringify(value.asAvroString());
   if (typeof value === 'bigint') return value.toString();
+  // as the data layer's JSON writer spells them (and as a float default may be written)
+  if (typeof value === 'number' && !Number.isFinite(value)) return JSON.stringify(String(value));
   return JSON.stringify(value);
 }
 

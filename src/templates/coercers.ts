@@ -5,9 +5,10 @@
  * Input (`toData`, used by setters, `push`, `createWith...`) accepts the exact value or one that converts
  * without loss, and throws the data layer's {@link ClassCastException} otherwise:
  * - int: an integral number or bigint in the int32 range; long: an integral number (beyond ±2^53 it is
- *   stored as the exact bigint) or a bigint in the 64-bit range; float and double: a finite number, or a
- *   bigint that a number holds exactly (float also within ±3.4028235e38). A fractional number for an int or
- *   long is refused, not truncated: TypeScript types both as `number`, so truncating would hide a bug.
+ *   stored as the exact bigint) or a bigint in the 64-bit range; float and double: any number, NaN and
+ *   ±Infinity included (the data layer holds them; JSON writes them as "NaN", "Infinity", "-Infinity"), or a
+ *   bigint that a number holds exactly (a finite float also within ±3.4028235e38). A fractional number for an
+ *   int or long is refused, not truncated: TypeScript types both as `number`, so truncating would hide a bug.
  * - boolean, string: only that type. bytes: a ByteString, a valid Avro string (each char U+0000..U+00FF one
  *   byte) or a Uint8Array (copied).
  * - enums: a symbol the binding knows (not `$UNKNOWN`); templates: an instance of the generated class;
@@ -15,7 +16,9 @@
  *
  * Output (`fromData`, used by getters) follows validation's CoercionMode.NORMAL, as Java's output
  * coercion converts any Number: a fractional number read as an int or long is truncated, a bigint read as a
- * double becomes a number, an Avro string read as bytes becomes a ByteString. What NORMAL cannot convert
+ * double becomes a number, an Avro string read as bytes becomes a ByteString, and a float or double getter
+ * reads the strings "NaN", "Infinity" and "-Infinity" as those numbers (as the reference's float and double
+ * coercers do, `DataTemplateUtil.NumberCoercer.isNonNumericFloat`: JSON data holds them that way). What NORMAL cannot convert
  * (another type, an int out of range, a symbol... ) throws {@link TemplateOutputCastException}. Enums return
  * `$UNKNOWN` for a symbol the binding does not know (brief, "Versioning" 3).
  */
@@ -25,7 +28,15 @@ import { DataMap } from '../data/data-map';
 import { NULL, type DataNull } from '../data/data-null';
 import type { DataPrimitive, DataValue } from '../data/data-value';
 import { ClassCastException } from '../data/errors';
-import { FLOAT_LIMIT, INT_MAX, INT_MIN, toDouble, toFloat, toInt, toLong } from '../schema/validation/coerce';
+import {
+  INT_MAX,
+  INT_MIN,
+  isFloatValue,
+  toDouble,
+  toFloat,
+  toInt,
+  toLong,
+} from '../schema/validation/coerce';
 import { SvcError } from '../errors/svc-error';
 import { UNKNOWN_SYMBOL, enumSymbols, type EnumObject } from './enum-support';
 import { IllegalArgumentException, MissingCoercerException, TemplateOutputCastException } from './errors';
@@ -137,7 +148,7 @@ const FLOAT = primitive<number>(
   'float',
   (v) => {
     const n = typeof v === 'number' ? v : typeof v === 'bigint' ? exactNumber(v) : undefined;
-    return n !== undefined && n > -FLOAT_LIMIT && n < FLOAT_LIMIT ? n : undefined;
+    return n !== undefined && isFloatValue(n) ? n : undefined;
   },
   (d) => toFloat(d, false),
 );
@@ -145,7 +156,7 @@ const FLOAT = primitive<number>(
 const DOUBLE = primitive<number>(
   'double',
   (v) => {
-    if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+    if (typeof v === 'number') return v;
     return typeof v === 'bigint' ? exactNumber(v) : undefined;
   },
   (d) => (typeof d === 'number' ? d : toDouble(d, false)),

@@ -39,8 +39,8 @@ describe('DataList', () => {
   it.each([
     ['null', null],
     ['undefined', undefined],
-    ['NaN', NaN],
     ['a plain object', {}],
+    ['a string with a lone surrogate', 'x\udbff'],
   ])('refuses %s', (_label, value) => {
     const l = new DataList();
     let caught: unknown;

@@ -14,12 +14,17 @@ describe('DataMap', () => {
       ['an int', 42],
       ['a negative int', -7],
       ['a double', 1.5],
+      ['NaN', NaN],
+      ['Infinity', Infinity],
+      ['-Infinity', -Infinity],
       ['a long beyond 2^53 as bigint', 2n ** 60n],
       ['the smallest long', -(2n ** 63n)],
       ['the largest long', 2n ** 63n - 1n],
       ['true', true],
       ['false', false],
       ['a string', 'héllo ☺'],
+      ['a string with a surrogate pair', 'smile 😀'],
+      ['a string holding U+0000', 'a\u0000b'],
       ['the empty string', ''],
       ['a ByteString', ByteString.copy([0, 1, 255])],
       ['Data.NULL', Data.NULL],
@@ -43,9 +48,13 @@ describe('DataMap', () => {
       ['a symbol', Symbol('x'), /type symbol/],
       ['a plain object', { a: 1 }, /plain object is not data/],
       ['a plain array', [1], /plain array is not data/],
-      ['NaN', NaN, /NaN is not data/],
-      ['Infinity', Infinity, /Infinity is not data/],
-      ['-Infinity', -Infinity, /Infinity is not data/],
+      [
+        'a string with a lone high surrogate',
+        'a\ud800',
+        /lone UTF-16 surrogate; Svc data holds well-formed Unicode only/,
+      ],
+      ['a string with a lone low surrogate', '\udc00b', /lone UTF-16 surrogate/],
+      ['a string with surrogates in the wrong order', '\ude00\ud83d', /lone UTF-16 surrogate/],
       ['a bigint beyond the long range', 2n ** 63n, /outside the 64-bit long range/],
       ['a bigint below the long range', -(2n ** 63n) - 1n, /outside the 64-bit long range/],
       ['a Uint8Array', new Uint8Array(1), /plain object is not data/],
@@ -64,6 +73,60 @@ describe('DataMap', () => {
       expect((caught as Error).message).toContain("DataMap key 'k'");
       expect(m.has('k')).toBe(false);
     });
+  });
+
+  describe('refuses keys that Svc data cannot hold, naming them', () => {
+    const bad: Array<[string, string, string, RegExp]> = [
+      ['U+0000', 'a\u0000b', '"a\\u0000b"', /holds U\+0000, which Svc data does not allow in keys/],
+      ['only U+0000', '\u0000', '"\\u0000"', /holds U\+0000/],
+      ['a lone high surrogate', 'k\ud800', '"k\\ud800"', /lone UTF-16 surrogate/],
+      ['a lone low surrogate', '\udfff', '"\\udfff"', /lone UTF-16 surrogate/],
+    ];
+    const inserts: Array<[string, (m: DataMap, key: string) => unknown]> = [
+      ['put', (m, key) => m.put(key, 1)],
+      ['set', (m, key) => m.set(key, 1)],
+      ['the constructor', (_m, key) => new DataMap({ [key]: 1 })],
+      ['putAll', (m, key) => m.putAll([[key, 'x']])],
+      ['Data.fromJS', (_m, key) => Data.fromJS({ ok: { [key]: 1 } })],
+    ];
+    it.each(bad)('refuses a key with %s through every way in', (_label, key, shown, message) => {
+      for (const [, insert] of inserts) {
+        const m = new DataMap();
+        let caught: unknown;
+        try {
+          insert(m, key);
+        } catch (err) {
+          caught = err;
+        }
+        expect(isSvcError(caught, 'IllegalDataValueException', 'SVC_ERR_DATA_ILLEGAL_VALUE')).toBe(true);
+        expect((caught as Error).message).toMatch(message);
+        expect((caught as Error).message).toContain(`DataMap key ${shown}`);
+        expect(m.isEmpty()).toBe(true);
+      }
+    });
+
+    it('refuses a bad key right after a good one of the same length and first char (they share a cache slot)', () => {
+      const m = new DataMap().set('ab', 1).set('ab', 2);
+      expect(() => m.set('a\u0000', 3)).toThrow(/holds U\+0000/);
+      expect(() => m.put('a\udc00', 3)).toThrow(/lone UTF-16 surrogate/);
+      expect([...m.keys()]).toEqual(['ab']);
+    });
+
+    it('accepts keys with surrogate pairs and any other character', () => {
+      const keys = ['😀', 'é', '\u0001', '\uffff', '\ufffd', ' ', ''];
+      const m = new DataMap(keys.map((k): [string, DataValue] => [k, k]));
+      expect([...m.keys()].sort()).toEqual([...keys].sort());
+    });
+  });
+
+  it('holds NaN, Infinity and -Infinity as numbers, equal to themselves', () => {
+    const m = new DataMap().set('nan', NaN).set('inf', Infinity).set('ninf', -Infinity);
+    expect(m.getNumber('nan')).toBeNaN();
+    expect(m.getNumber('inf')).toBe(Infinity);
+    expect(m.getNumber('ninf')).toBe(-Infinity);
+    expect(m.equals(m.copy())).toBe(true);
+    expect(m.equals(new DataMap().set('nan', 0).set('inf', Infinity).set('ninf', -Infinity))).toBe(false);
+    expect(() => m.getLong('nan')).toThrow(ClassCastException);
   });
 
   it('stores a bigint inside ±2^53 as a number, so each long has one form', () => {

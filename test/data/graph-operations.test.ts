@@ -188,7 +188,10 @@ describe('Data helpers', () => {
     expect(Data.isData(1)).toBe(true);
     expect(Data.isData(Data.NULL)).toBe(true);
     expect(Data.isData(null)).toBe(false);
-    expect(Data.isData(NaN)).toBe(false);
+    expect(Data.isData(NaN)).toBe(true);
+    expect(Data.isData(-Infinity)).toBe(true);
+    expect(Data.isData('a\u0000😀')).toBe(true);
+    expect(Data.isData('a\ud800')).toBe(false);
     expect(Data.isData({})).toBe(false);
     expect(Data.isData(2n ** 64n)).toBe(false);
   });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { DataList, DataMap, JsonCodec, type DataValue } from '../../src';
 import { dataMapArb, sharedNodeMapArb } from '../support/data-arbitraries';
+import { fuzzRuns } from './fuzz-runs';
 
 function containers(root: DataMap | DataList): Array<DataMap | DataList> {
   const out: Array<DataMap | DataList> = [];
@@ -25,7 +26,7 @@ describe('graph operations on any data', () => {
         copy.put('\u0001added', 1);
         expect(map.has('\u0001added')).toBe(false);
       }),
-      { numRuns: 200 },
+      { numRuns: fuzzRuns(200) },
     );
   });
 
@@ -36,7 +37,7 @@ describe('graph operations on any data', () => {
         expect(copy.getDataMap('first')).toBe(copy.getDataList('second')!.get(0));
         expect(copy.getDataMap('first')).not.toBe(map.getDataMap('first'));
       }),
-      { numRuns: 100 },
+      { numRuns: fuzzRuns(100) },
     );
   });
 
@@ -51,7 +52,7 @@ describe('graph operations on any data', () => {
           expect(c.isMadeReadOnly()).toBe(true);
         }
       }),
-      { numRuns: 200 },
+      { numRuns: fuzzRuns(200) },
     );
   });
 
@@ -62,7 +63,7 @@ describe('graph operations on any data', () => {
         expect(clone.equals(map)).toBe(true);
         for (const [k, v] of clone) expect(map.get(k)).toBe(v);
       }),
-      { numRuns: 200 },
+      { numRuns: fuzzRuns(200) },
     );
   });
 });

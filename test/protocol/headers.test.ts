@@ -69,7 +69,7 @@ describe('protocol versions', () => {
   it('rejects a malformed version with 400 (not a 500) and echoes 1.0.0', () => {
     for (const v of ['2.0', '2', 'two', '2.0.0.0', '+2.0.0', ' 2.0.0', '2.0.x', '']) {
       const err = versionError(v);
-      expect(err.message).toBe(`Illegal version ${v} specified.`);
+      expect(err.message).toBe(`Illegal version ${v} specified. Supported versions: 1.0.0 to 2.0.0.`);
       expect(err.code).toBe('SVC_ERR_PROTOCOL_VERSION_MALFORMED');
       expect(err.statusCode).toBe(400);
       expect(err.responseVersion).toBe('1.0.0');

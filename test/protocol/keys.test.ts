@@ -29,7 +29,7 @@ import {
   parseQueryParams,
   parseSchema,
 } from '../../src';
-import { byteString, complexKey, compoundKeyCase, longValue, uriString } from './arbitraries';
+import { byteString, complexKey, compoundKeyCase, longValue, mapKey } from './arbitraries';
 
 function map(plain: Record<string, unknown>): DataMap {
   return Data.fromJS(plain as never) as DataMap;
@@ -254,8 +254,7 @@ describe('key decoding', () => {
 
     it('rejects bad compound keys with 400s naming the reason', () => {
       const unknown = keyError(() => decodeKeyFromPath('(followeeID:2,x:1,y:2)', followsSpec));
-      expect(unknown.message).toBe('input (followeeID:2,x:1,y:2) is not a Compound key');
-      expect(unknown.reason).toBe("Unknown key part named 'x'Unknown key part named 'y'");
+      expect(unknown.message).toBe("Unknown key part named 'x'Unknown key part named 'y'");
       expect(keyError(() => decodeKeyFromPath('(followeeID:2', followsSpec)).reason).toBe(
         'unexpected end of input',
       );
@@ -477,14 +476,17 @@ describe('key decoding', () => {
 
 describe('keys round trip in every form (properties)', () => {
   const simpleCases: fc.Arbitrary<[ResourceKey, KeySpec]> = fc.oneof(
-    uriString.filter((s) => s !== '').map((s): [ResourceKey, KeySpec] => [s, { kind: 'simple' }]),
+    mapKey.filter((s) => s !== '').map((s): [ResourceKey, KeySpec] => [s, { kind: 'simple' }]),
     longValue.map((v): [ResourceKey, KeySpec] => [v, { kind: 'simple', type: 'long' }]),
     fc.integer().map((v): [ResourceKey, KeySpec] => [v, { kind: 'simple', type: 'int' }]),
     fc
       .double({ noNaN: true, noDefaultInfinity: true })
       .map((v): [ResourceKey, KeySpec] => [v, { kind: 'simple', type: 'double' }]),
     fc.boolean().map((v): [ResourceKey, KeySpec] => [v, { kind: 'simple', type: 'boolean' }]),
-    byteString.map((v): [ResourceKey, KeySpec] => [v, { kind: 'simple', type: 'bytes' }]),
+    // a 0x00 byte would be U+0000 in the key's text, which keys may not hold
+    byteString
+      .filter((v) => !v.asAvroString().includes('\u0000'))
+      .map((v): [ResourceKey, KeySpec] => [v, { kind: 'simple', type: 'bytes' }]),
   );
   const allCases: fc.Arbitrary<[ResourceKey, KeySpec]> = fc.oneof(
     simpleCases,
@@ -549,9 +551,9 @@ describe('keys round trip in every form (properties)', () => {
     );
   });
 
-  it('writes a simple string key raw in bodies, whatever it holds', () => {
+  it('writes a simple string key raw in bodies, whatever it holds (but U+0000, which keys may not hold)', () => {
     fc.assert(
-      fc.property(uriString, (s) => {
+      fc.property(mapKey, (s) => {
         expect(encodeKeyForHeader(s)).toBe(s);
         expect(decodeKeyFromBody(s, { kind: 'simple' })).toBe(s);
       }),

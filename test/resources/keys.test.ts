@@ -163,7 +163,10 @@ describe('association (compound) keys', () => {
   it('answers 400 for an unknown key part or a malformed compound key', async () => {
     const unknown = await server.request('GET', '/albumEntries/(albumId:1,x:2)');
     expect(unknown.status).toBe(400);
-    expect(unknown.json.message).toBe('input (albumId:1,x:2) is not a Compound key');
+    expect(unknown.json.message).toBe("Unknown key part named 'x'");
+    const deep = await server.request('GET', `/albumEntries/${'(a:'.repeat(2000)}1${')'.repeat(2000)}`);
+    expect(deep.status).toBe(400);
+    expect(deep.json.message).toBe('Compound key nesting deeper than 1000 levels');
     const malformed = await server.request('GET', '/albumEntries/(albumId:1');
     expect(malformed.status).toBe(400);
     const wrongType = await server.request('GET', '/albumEntries/(albumId:one,photoId:2)');
@@ -373,5 +376,15 @@ describe('protocol 1.0.0 batch ids (wire facts §3.2)', () => {
     const r = await server.request('GET', target, v1);
     expect(r.status).toBe(400);
     expect(r.json.message).toMatch(/^Invalid query parameters syntax/);
+  });
+});
+
+describe('keys that Svc data cannot hold', () => {
+  it('refuses U+0000 in a string key, in the path and in ids, before any reply could fail', async () => {
+    expect((await server.request('GET', '/tags/a%00b')).status).toBe(400);
+    const batch = await server.request('GET', '/tags?ids=List(a,b%00c)', {
+      headers: { accept: 'application/x-pson' },
+    });
+    expect(batch.status).toBe(400);
   });
 });

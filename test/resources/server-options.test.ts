@@ -124,6 +124,34 @@ describe('svcServerOptions', () => {
     await expectHealthy();
   });
 
+  it('answers an HTTP/1.1 request without Host with an ErrorResponse', async () => {
+    expectErrorResponse(
+      await raw(['GET /photos/1 HTTP/1.1\r\nConnection: close\r\n\r\n']),
+      400,
+      'Malformed HTTP request: an HTTP/1.1 request needs a Host header',
+    );
+  });
+
+  it('answers an unsupported Expect with a 417 ErrorResponse', async () => {
+    const r = await raw([
+      'GET /photos/1 HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nX-Svc-Protocol-Version: 2.0.0\r\n\r\n',
+    ]);
+    expect(r.status).toBe(417);
+    expect(r.headers.get('x-svc-protocol-version')).toBe('2.0.0');
+    expect(JSON.parse(r.body)).toMatchObject({
+      status: 417,
+      message: "The expectation 'teapot' is not supported",
+    });
+  });
+
+  it('refuses a tunneled request rather than run it as the POST it looks like', async () => {
+    const r = await raw([
+      'POST /photos?action=purge HTTP/1.1\r\nHost: x\r\nX-HTTP-Method-Override: GET\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+    ]);
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body)).toMatchObject({ code: 'SVC_ERR_TUNNEL_UNSUPPORTED' });
+  });
+
   it('has documented defaults and refuses bad timeouts', () => {
     const o = svcServerOptions();
     expect(o.requestTimeout).toBe(DEFAULT_SERVER_TIMEOUTS.requestTimeout);

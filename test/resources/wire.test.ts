@@ -44,7 +44,7 @@ describe('protocol version', () => {
     const r = await server.request('GET', '/photos/1', { headers: { 'x-svc-protocol-version': '2.0' } });
     expect(r.status).toBe(400);
     expect(r.headers.get('x-svc-protocol-version')).toBe('1.0.0');
-    expect(r.json.message).toBe('Illegal version 2.0 specified.');
+    expect(r.json.message).toBe('Illegal version 2.0 specified. Supported versions: 1.0.0 to 2.0.0.');
   });
 
   it('echoes the version on every error response', async () => {

@@ -6,7 +6,7 @@ const THREE_PROBLEMS = [
   '  "name": "Foo",',
   '  "namespace": "com.acme",',
   '  "fields": [',
-  '    { "name": "a", "type": "int", "default": 1.5 },',
+  '    { "name": "a", "type": "int", "default": "x" },',
   '    { "name": "b", "type": "Missing" },',
   '    { "name": "c", "type": [ "null", "string", "null" ] }',
   '  ]',
@@ -26,7 +26,7 @@ describe('SchemaParseError', () => {
         path: '/fields/0/default',
         line: 6,
         column: 46,
-        message: 'default value 1.5 does not match type int',
+        message: 'default value "x" does not match type int',
       },
       {
         file: 'com/acme/Foo.pdsc',
@@ -54,7 +54,7 @@ describe('SchemaParseError', () => {
     }
     expect(error).toBeInstanceOf(SchemaParseError);
     expect((error as Error).message.split('\n')).toEqual([
-      'com/acme/Foo.pdsc:6:46 /fields/0/default: default value 1.5 does not match type int',
+      'com/acme/Foo.pdsc:6:46 /fields/0/default: default value "x" does not match type int',
       'com/acme/Foo.pdsc:7:28 /fields/1/type: "Missing" or "com.acme.Missing" cannot be resolved (no resolver path is set)',
       'com/acme/Foo.pdsc:8:48 /fields/2/type/2: null appears more than once in a union; a union has at most one null member',
     ]);

@@ -2,7 +2,14 @@
  * One row per rule of the schema language: a schema that follows the rule parses, one that breaks it fails
  * with the expected message. Messages follow Rest.li's wording where it has one (TestDataSchema).
  */
-import { Data, parseSchema, schemaProblems, type NamedDataSchema, type RecordDataSchema } from '../../src';
+import {
+  Data,
+  parseSchema,
+  schemaProblems,
+  type NamedDataSchema,
+  type ParseSchemaOptions,
+  type RecordDataSchema,
+} from '../../src';
 
 /** A record `test.Foo` with the given fields (JSON text). */
 function record(...fields: string[]): string {
@@ -26,7 +33,12 @@ interface Rule {
   readonly bad: string;
   /** Substring of the one expected problem of `bad`. */
   readonly message: string;
+  /** Parse options of both texts (rules that only hold under `strict`, say). */
+  readonly options?: ParseSchemaOptions;
 }
+
+/** What Rest.li accepts (so we only warn) but strict parsing refuses. */
+const STRICT: ParseSchemaOptions = { strict: true };
 
 const rules: Rule[] = [
   // ---- JSON and types ----
@@ -293,10 +305,12 @@ const rules: Rule[] = [
     message: '"B" symbol is referenced by symbolDocs. This symbol does not exist.',
   },
   {
-    rule: 'deprecated symbols name declared symbols',
+    rule: 'deprecated symbols name declared symbols (strict)',
     good: '{ "type": "enum", "name": "foo", "symbols": [ "A" ], "deprecatedSymbols": { "A": "use B" } }',
     bad: '{ "type": "enum", "name": "foo", "symbols": [ "A" ], "deprecatedSymbols": { "B": "gone" } }',
-    message: '"B" symbol is referenced by deprecatedSymbols. This symbol does not exist.',
+    message:
+      '"B" symbol is referenced by deprecatedSymbols. This symbol does not exist. (refused by strict parsing)',
+    options: STRICT,
   },
   {
     rule: 'symbol deprecations are strings or booleans',
@@ -387,10 +401,12 @@ const rules: Rule[] = [
       'Field "b1" defined more than once, with "int" defined in "test.Bar" and "double" defined in "test.Foo"',
   },
   {
+    // one text can only hold a cycle through a forward reference; across files, see schema-resolver.test.ts
     rule: 'includes are not cyclic',
     good: `${BAR} { "type": "record", "name": "Foo", "namespace": "test", "include": [ "Bar" ], "fields": [ { "name": "next", "type": "Foo", "optional": true } ] }`,
     bad: '{ "type": "record", "name": "A", "include": [ "B" ], "fields": [] } { "type": "record", "name": "B", "include": [ "A" ], "fields": [] }',
     message: 'circular reference involving includes (A -> B -> A)',
+    options: { allowForwardReferences: true },
   },
   {
     rule: 'an included name is defined',
@@ -496,10 +512,17 @@ const rules: Rule[] = [
   },
   // ---- defaults ----
   {
-    rule: 'an int default is an integer',
+    rule: 'an int default is an integer (strict)',
     good: record(field('"int"', '"default": -2147483648')),
     bad: record(field('"int"', '"default": 1.5')),
-    message: 'default value 1.5 does not match type int',
+    message: 'default value 1.5 is not an integer',
+    options: STRICT,
+  },
+  {
+    rule: 'an int default is a number',
+    good: record(field('"int"', '"default": 0')),
+    bad: record(field('"int"', '"default": "1"')),
+    message: 'default value "1" does not match type int',
   },
   {
     rule: 'an int default is in the int32 range',
@@ -574,10 +597,11 @@ const rules: Rule[] = [
     message: 'default value is missing required field "b1" of record test.Bar',
   },
   {
-    rule: 'a record default has only declared fields',
+    rule: 'a record default has only declared fields (strict)',
     good: `${BAR} ${record(field('"Bar"', '"default": { "b1": 1, "b2": "z" }'))}`,
     bad: `${BAR} ${record(field('"Bar"', '"default": { "b1": 1, "b3": 2 }'))}`,
     message: 'default value has field "b3", which record test.Bar does not declare',
+    options: STRICT,
   },
   {
     rule: 'a union default names the member type',
@@ -652,13 +676,13 @@ const rules: Rule[] = [
 ];
 
 describe('the schema language rules', () => {
-  describe.each(rules)('$rule', ({ good, bad, message }) => {
+  describe.each(rules)('$rule', ({ good, bad, message, options }) => {
     it('accepts a schema that follows it', () => {
-      expect(schemaProblems(() => parseSchema(good))).toEqual([]);
+      expect(schemaProblems(() => parseSchema(good, options))).toEqual([]);
     });
 
     it('rejects a schema that breaks it, with the expected message', () => {
-      const problems = schemaProblems(() => parseSchema(bad));
+      const problems = schemaProblems(() => parseSchema(bad, options));
       expect(problems.map((p) => p.message)).toEqual([expect.stringContaining(message)]);
     });
   });
@@ -721,14 +745,21 @@ describe('name resolution', () => {
     expect(names).toEqual(['x.y.Inherits', 'z.Own', 'q.Full']);
   });
 
-  it('resolves forward references within one text', () => {
+  it('resolves a reference to a schema defined earlier in the same text', () => {
     const text =
-      '{ "type": "record", "name": "A", "fields": [ { "name": "b", "type": "B" } ] } { "type": "record", "name": "B", "fields": [ { "name": "a", "type": "A", "optional": true } ] }';
-    const problems = schemaProblems(() => parseSchema(text));
-    expect(problems).toEqual([]);
+      '{ "type": "record", "name": "B", "fields": [ { "name": "a", "type": "A", "optional": true } ] } { "type": "record", "name": "A", "fields": [ { "name": "b", "type": "B" } ] }';
+    expect(schemaProblems(() => parseSchema(text))).toEqual([
+      expect.objectContaining({
+        path: '/fields/0/type',
+        message: expect.stringContaining('"A" cannot be resolved'),
+      }),
+    ]);
+    const mutual =
+      '{ "type": "record", "name": "A", "fields": [ { "name": "b", "type": { "type": "record", "name": "B", "fields": [ { "name": "a", "type": "A", "optional": true } ] } } ] }';
+    expect(schemaProblems(() => parseSchema(mutual))).toEqual([]);
   });
 
-  it('lets include refer to a type that the fields define inline', () => {
+  it('lets include refer to a type that the fields define inline when the fields come first', () => {
     const text =
       '{ "type": "record", "name": "Foo", "fields": [ { "name": "b1", "type": { "type": "record", "name": "Bar", "fields": [] } } ], "include": [ "Bar" ] }';
     expect(schemaProblems(() => parseSchema(text))).toEqual([]);

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { DataSchema } from '../../schema/data-schema';
-import { SchemaResolver } from '../../schema/schema-resolver';
+import { formatSchemaProblem } from '../../schema/schema-parse-error';
+import { SchemaResolver, type SchemaResolverOptions } from '../../schema/schema-resolver';
 import { schemasToJson } from '../../schema/schema-to-json';
 import { writeOutput } from '../io';
 
@@ -22,8 +23,19 @@ Environment:
   ${RESOLVER_PATH_ENV}  resolver path used when --resolver-path is not given (a:b:c)`;
 
 /** A resolver over `--resolver-path`, else `$SVC_RESOLVER_PATH`, else no directory. */
-export function resolverFor(resolverPath: string | undefined): SchemaResolver {
-  return new SchemaResolver({ resolverPath: resolverPath ?? process.env[RESOLVER_PATH_ENV] ?? '' });
+export function resolverFor(
+  resolverPath: string | undefined,
+  leniency: Pick<SchemaResolverOptions, 'strict' | 'allowForwardReferences'> = {},
+): SchemaResolver {
+  return new SchemaResolver({
+    ...leniency,
+    resolverPath: resolverPath ?? process.env[RESOLVER_PATH_ENV] ?? '',
+  });
+}
+
+/** Writes each warning of the resolver's parses to standard error, one line each: `WARNING <file:line:col> ...`. */
+export function printSchemaWarnings(resolver: SchemaResolver): void {
+  for (const w of resolver.warnings()) process.stderr.write(`WARNING ${formatSchemaProblem(w)}\n`);
 }
 
 /** True when `nameOrFile` should be read as a file: it exists as one, or it looks like a path or a .pdsc name. */
@@ -41,22 +53,47 @@ export function loadSchemas(nameOrFile: string, resolver: SchemaResolver): DataS
   return isFileArgument(nameOrFile) ? resolver.parseFile(nameOrFile) : [resolver.resolve(nameOrFile)];
 }
 
+interface SchemaCommandOptions {
+  readonly resolverPath?: string;
+  readonly pretty: boolean;
+  readonly strict: boolean;
+  readonly allowForwardReferences: boolean;
+}
+
 /**
  * `svc schema <name-or-file>`: parses a schema and prints it as canonical JSON (a file's top-level schemas one
- * per line), or every problem found (exit 2).
+ * per line), or every problem found (exit 2). What Rest.li accepts but is most likely a mistake is printed as
+ * a warning on standard error (`WARNING <file>:<line>:<column> <path>: <message>`), or refused with
+ * `--strict`.
  */
 export function schemaCommand(): Command {
   return new Command('schema')
     .description(
       'parse a schema (a full name on the resolver path, or a .pdsc file) and print it as canonical JSON; ' +
-        'on problems print every one of them and exit with 2',
+        'on problems print every one of them and exit with 2; warnings go to standard error',
     )
     .argument('<name-or-file>', 'full name of a named schema (com.example.Photo), or a schema file')
     .addOption(resolverPathOption())
     .option('--pretty', 'indent the JSON by two spaces', false)
+    .option(
+      '--strict',
+      'refuse what Rest.li accepts but is most likely a mistake (a fractional int default, a record default ' +
+        'with an undeclared field, deprecatedSymbols naming a missing symbol) instead of warning',
+      false,
+    )
+    .option(
+      '--allow-forward-references',
+      'accept a name that refers to a schema defined later in the same file (Rest.li refuses it)',
+      false,
+    )
     .addHelpText('after', RESOLVER_PATH_HELP)
-    .action(async (nameOrFile: string, opts: { resolverPath?: string; pretty: boolean }) => {
-      const schemas = loadSchemas(nameOrFile, resolverFor(opts.resolverPath));
+    .action(async (nameOrFile: string, opts: SchemaCommandOptions) => {
+      const resolver = resolverFor(opts.resolverPath, {
+        strict: opts.strict,
+        allowForwardReferences: opts.allowForwardReferences,
+      });
+      const schemas = loadSchemas(nameOrFile, resolver);
+      printSchemaWarnings(resolver);
       await writeOutput(`${schemasToJson(schemas, { indent: opts.pretty ? 2 : 0 })}\n`);
     });
 }

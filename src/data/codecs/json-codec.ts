@@ -1,36 +1,66 @@
 import { adoptRootList, adoptRootMap } from '../adopt';
 import type { DataList } from '../data-list';
 import type { DataMap } from '../data-map';
-import { DataDecodingException, DataEncodingException } from '../errors';
+import { DataDecodingException, DataEncodingException, InvalidOptionException } from '../errors';
 import { KIND, KIND_LIST, KIND_MAP, STORE, type Store } from '../internal';
+import { MAX_NESTING_DEPTH } from '../limits';
+import { holdsNonFinite, nonFinite } from '../non-finite';
 import type { DataCodec } from './data-codec';
 import { JsonSyntaxError, parseJsonExact } from './json-exact-parser';
+import { NEEDS_EXACT, parseFast } from './json-fast-path';
 import { writeJson } from './json-writer';
-import { bytesMayHoldUnsafeInteger, textMayHoldUnsafeInteger } from './unsafe-integer-scan';
 import { utf8ErrorOffset } from './utf8';
 
 export const JSON_CONTENT_TYPE = 'application/json';
+
+/** Options of {@link JsonCodec}. */
+export interface JsonCodecOptions {
+  /**
+   * Deepest nesting the decoder accepts; the top-level container is depth 1. Default
+   * {@link MAX_NESTING_DEPTH} (1000). Deeper input is a `DataDecodingException` naming the limit and the byte
+   * offset, found without parsing the rest. Encoding has no depth limit.
+   */
+  readonly maxDepth?: number;
+}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /**
  * JSON codec with exact 64-bit longs.
  *
- * Decoding takes `JSON.parse` whenever the text cannot hold an integer outside ±2^53 (a cheap scan decides;
- * see unsafe-integer-scan.ts) and otherwise an exact parser that keeps such integers as `bigint`. Decoded
- * objects are adopted lazily by the containers, so decoding costs about what `JSON.parse` costs. Encoding
- * takes `JSON.stringify` unless the graph holds a bigint, which it writes digit for digit.
+ * Decoding takes `JSON.parse` whenever the result is exactly what the exact parser would give (see
+ * json-fast-path.ts) and otherwise an exact parser that keeps integers beyond ±2^53 as `bigint` (rules in
+ * json-exact-parser.ts). Decoded objects are adopted lazily by the containers, so decoding costs about what
+ * `JSON.parse` costs. Refused with a `DataDecodingException` (code `SVC_ERR_DATA_JSON_DECODE`, with the byte
+ * offset): malformed JSON, invalid UTF-8, nesting deeper than `maxDepth`, escapes leaving a lone surrogate,
+ * and U+0000 in a key (Svc data holds well-formed Unicode only).
+ *
+ * Encoding takes `JSON.stringify` unless the graph holds a bigint (written digit for digit) or a non-finite
+ * number, which is written as the string "NaN", "Infinity" or "-Infinity", as Rest.li's Jackson codec writes
+ * it (the schema layer reads such strings back for float and double fields). Finding out costs nothing until
+ * the process has seen a non-finite number (non-finite.ts).
  *
  * Integral doubles beyond ±2^53 are written as plain digits (that is what `JSON.stringify` prints), and a
  * reader must take such digits as a long to keep longs exact; so such a double comes back as a bigint
  * whose `Number(...)` is exactly the original double (validation against a double schema restores it).
  *
- * Duplicate keys: the last one wins (as in JSON.parse and Rest.li's Jackson codec). A number too large for a
- * double is an error on the exact path; on the fast path (no 16-digit run in the text) such a number can only
- * be written with a huge exponent (`1e999`), which `JSON.parse` reads as Infinity, as Jackson does.
+ * Duplicate keys: the last one wins (as in JSON.parse and Rest.li's Jackson codec). A number beyond the double
+ * range (`1e400`) is ±Infinity on both paths, as in Jackson.
  */
 export class JsonCodec implements DataCodec {
   readonly contentType = JSON_CONTENT_TYPE;
+  private readonly maxDepth: number;
+
+  /** @throws InvalidOptionException when `maxDepth` is not a positive integer. */
+  constructor(options: JsonCodecOptions = {}) {
+    const maxDepth = options.maxDepth ?? MAX_NESTING_DEPTH;
+    if (!Number.isInteger(maxDepth) || maxDepth < 1) {
+      throw new InvalidOptionException(
+        `JsonCodec: maxDepth must be a positive integer, got ${String(maxDepth)}`,
+      );
+    }
+    this.maxDepth = maxDepth;
+  }
 
   mapToString(map: DataMap): string {
     return encode(map);
@@ -41,15 +71,11 @@ export class JsonCodec implements DataCodec {
   }
 
   stringToMap(text: string): DataMap {
-    return adoptRootMap(
-      expect(decodeText(text, textMayHoldUnsafeInteger(text), null), KIND_MAP, text, null) as Store,
-    );
+    return adoptRootMap(expect(this.decodeString(text), KIND_MAP, text, null) as Store);
   }
 
   stringToList(text: string): DataList {
-    return adoptRootList(
-      expect(decodeText(text, textMayHoldUnsafeInteger(text), null), KIND_LIST, text, null) as unknown[],
-    );
+    return adoptRootList(expect(this.decodeString(text), KIND_LIST, text, null) as unknown[]);
   }
 
   mapToBytes(map: DataMap): Uint8Array {
@@ -62,29 +88,38 @@ export class JsonCodec implements DataCodec {
 
   bytesToMap(bytes: Uint8Array): DataMap {
     const text = bytesToText(bytes);
-    return adoptRootMap(
-      expect(decodeText(text, bytesMayHoldUnsafeInteger(bytes), bytes), KIND_MAP, text, bytes) as Store,
-    );
+    return adoptRootMap(expect(decodeText(text, true, bytes, this.maxDepth), KIND_MAP, text, bytes) as Store);
   }
 
   bytesToList(bytes: Uint8Array): DataList {
     const text = bytesToText(bytes);
     return adoptRootList(
-      expect(decodeText(text, bytesMayHoldUnsafeInteger(bytes), bytes), KIND_LIST, text, bytes) as unknown[],
+      expect(decodeText(text, true, bytes, this.maxDepth), KIND_LIST, text, bytes) as unknown[],
     );
+  }
+
+  private decodeString(text: string): unknown {
+    // Only a JS string can hold a raw lone surrogate (bytes pass a fatal UTF-8 decoder); V8 answers at once
+    // for text without chars above U+00FF.
+    const wellFormed = (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+    return decodeText(text, wellFormed, null, this.maxDepth);
   }
 }
 
 function encode(root: DataMap | DataList): string {
+  let out: string;
   try {
     // The store graph is plain JSON-shaped data (see internal.ts), so JSON.stringify takes its native path.
-    return JSON.stringify(root[STORE]);
+    out = JSON.stringify(root[STORE]);
   } catch (err) {
     // TypeError: the graph holds a bigint; RangeError: deeper than the call stack. Both are written by the
     // iterative writer, which also reports anything that is really unwritable.
     if (err instanceof TypeError || err instanceof RangeError) return writeJson(root);
     throw new DataEncodingException('JSON encoding failed', { cause: err });
   }
+  // JSON.stringify writes NaN and ±Infinity as null
+  if (nonFinite.seen && out.includes('null') && holdsNonFinite(root[STORE])) return writeJson(root);
+  return out;
 }
 
 function bytesToText(bytes: Uint8Array): string {
@@ -98,16 +133,13 @@ function bytesToText(bytes: Uint8Array): string {
   }
 }
 
-function decodeText(text: string, exact: boolean, bytes: Uint8Array | null): unknown {
-  if (!exact) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      // fall through: the exact parser finds and reports the problem with its offset
-    }
+function decodeText(text: string, wellFormed: boolean, bytes: Uint8Array | null, maxDepth: number): unknown {
+  if (wellFormed) {
+    const value = parseFast(text, maxDepth);
+    if (value !== NEEDS_EXACT) return value;
   }
   try {
-    return parseJsonExact(text);
+    return parseJsonExact(text, maxDepth);
   } catch (err) {
     if (err instanceof JsonSyntaxError) throw decodingError(err.message, err.charOffset, text, bytes);
     throw err;

@@ -1,14 +1,26 @@
 /**
- * A JSON parser that keeps 64-bit integers exact: an integer token outside ±2^53 becomes a `bigint`; one
- * outside the 64-bit long range is read as a double when the token is exactly that double's shortest form,
- * and is an error otherwise (Rest.li's Jackson codec drops such values; we refuse them loudly instead). It produces the same raw nodes as `JSON.parse` (plain objects and arrays, `null`), so the
- * containers adopt its output lazily in the same way.
+ * A JSON parser that keeps 64-bit integers exact and enforces the data layer's rules. It produces the same
+ * raw nodes as `JSON.parse` (plain objects and arrays, `null`), so the containers adopt its output lazily in
+ * the same way, and it is iterative, so only `maxDepth` bounds the nesting.
  *
- * It is the slow path of the JSON codec: used only when the text may hold an unsafe integer, and to
- * produce a precise error when `JSON.parse` rejects the text. It is iterative, so nesting depth is bounded
- * by memory, not by the call stack.
+ * Numbers (the same rule as the fast path, json-fast-path.ts):
+ * - an integer token (no fraction, no exponent) inside ±(2^53-1) is a number, inside the 64-bit long range a
+ *   `bigint`, beyond it a double (what `JSON.parse` gives, so both paths agree);
+ * - any other token is a double, as `JSON.parse` reads it: beyond the double range that is ±Infinity (as in
+ *   Jackson), which is noted for the encoder (non-finite.ts).
+ * So JSON and PSON keep the wire type of a long: both write an integral number without a fraction (or as a
+ * PSON int/long), and both read it back as the same number or bigint.
+ *
+ * Strings: Svc data holds well-formed Unicode only, so an escape that leaves a lone surrogate (in a key or a
+ * value), a raw lone surrogate (possible only in text given as a JS string), and U+0000 in a key are errors.
+ * U+0000 in a string value is fine.
+ *
+ * It is the slow path of the JSON codec, used when the fast path cannot vouch for `JSON.parse` and to report
+ * the precise error when `JSON.parse` refuses the text. The schema layer parses Avro JSON with it too.
  */
+import { MAX_NESTING_DEPTH } from '../limits';
 import { LONG_MAX, LONG_MIN, makeStoreConstructor, setOwn, type Store } from '../internal';
+import { noteNonFinite } from '../non-finite';
 import { JsonSyntaxError, readJsonNumber, readJsonString } from './json-tokens';
 
 /** This parser's own map store constructor (see makeStoreConstructor for why it is not shared). */
@@ -20,7 +32,8 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 type Frame = { list: unknown[]; map: null; key: '' } | { list: null; map: Store; key: string };
 
-export function parseJsonExact(text: string): unknown {
+/** Parses `text`; nesting deeper than `maxDepth` (the top-level container is depth 1) is an error. */
+export function parseJsonExact(text: string, maxDepth: number = MAX_NESTING_DEPTH): unknown {
   const n = text.length;
   let i = 0;
   const stack: Frame[] = [];
@@ -31,6 +44,11 @@ export function parseJsonExact(text: string): unknown {
   const describeChar = (at: number): string =>
     at >= n ? 'end of input' : `character ${JSON.stringify(text[at])}`;
 
+  if (!(text as unknown as WellFormedCheck).isWellFormed()) {
+    const at = loneSurrogateAt(text, 0, n, false);
+    fail(`Lone surrogate U+${hex4(text.charCodeAt(at))}: Svc data holds well-formed Unicode only`, at);
+  }
+
   const skipWs = (): void => {
     while (i < n) {
       const c = text.charCodeAt(i);
@@ -39,31 +57,42 @@ export function parseJsonExact(text: string): unknown {
     }
   };
 
-  const parseString = (): string => {
+  const parseString = (isKey: boolean): string => {
+    const start = i;
     const t = readJsonString(text, i);
     i = t.end;
+    // only escapes can make a string ill-formed here (the text was checked), and every escape shortens it
+    if (t.value.length !== t.end - start - 2) checkEscapedString(t.value, isKey, start, t.end);
     return t.value;
+  };
+
+  const checkEscapedString = (value: string, isKey: boolean, start: number, end: number): void => {
+    if (!(value as unknown as WellFormedCheck).isWellFormed()) {
+      const at = loneSurrogateAt(text, start, end, true);
+      fail(
+        `Escape ${text.slice(at, at + 6)} leaves a lone surrogate in a ${isKey ? 'key' : 'string'}: ` +
+          'Svc data holds well-formed Unicode only',
+        at,
+      );
+    }
+    if (isKey && value.indexOf('\u0000') !== -1) {
+      const at = findUnit(text, start, end, true, (unit) => unit === 0);
+      fail('A key holds U+0000 (escaped as \\u0000): Svc data does not allow it in keys', at);
+    }
   };
 
   const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
   const parseNumber = (): number | bigint => {
-    const start = i;
     const { token, integral, end } = readJsonNumber(text, i);
     i = end;
     const value = Number(token);
-    if (!integral) {
-      if (!Number.isFinite(value)) fail(`Number ${token} is outside the double range`, start);
-      return value;
+    if (integral && !(value <= MAX_SAFE && value >= -MAX_SAFE)) {
+      const big = BigInt(token);
+      if (big >= LONG_MIN && big <= LONG_MAX) return big;
     }
-    if (value <= MAX_SAFE && value >= -MAX_SAFE) return value;
-    const big = BigInt(token);
-    if (big >= LONG_MIN && big <= LONG_MAX) return big;
-    // Beyond the long range an integer token can only be a double. Writers print doubles in their shortest
-    // round-trip form (JSON.stringify(1e20) is "100000000000000000000"), so accept exactly those; anything
-    // else would silently lose digits.
-    if (String(value) === token) return value;
-    return fail(`Integer ${token} is outside the 64-bit long range and is not exactly a double`, start);
+    if (value - value !== 0) noteNonFinite();
+    return value;
   };
 
   const parseLiteral = (word: string, value: unknown): unknown => {
@@ -72,6 +101,10 @@ export function parseJsonExact(text: string): unknown {
       return value;
     }
     return fail(`Unexpected ${describeChar(i)}`);
+  };
+
+  const checkDepth = (): void => {
+    if (stack.length >= maxDepth) fail(`Nesting deeper than the maximum depth of ${maxDepth}`);
   };
 
   skipWs();
@@ -87,6 +120,7 @@ export function parseJsonExact(text: string): unknown {
     switch (c) {
       case 0x7b: {
         // {
+        checkDepth();
         i++;
         skipWs();
         const map: Store = new StoreObject();
@@ -95,7 +129,7 @@ export function parseJsonExact(text: string): unknown {
           value = map;
         } else {
           if (text.charCodeAt(i) !== 0x22) fail(`Expected a string key but found ${describeChar(i)}`);
-          const key = parseString();
+          const key = parseString(true);
           skipWs();
           if (text.charCodeAt(i) !== 0x3a) fail(`Expected ':' but found ${describeChar(i)}`);
           i++;
@@ -106,6 +140,7 @@ export function parseJsonExact(text: string): unknown {
       }
       case 0x5b: {
         // [
+        checkDepth();
         i++;
         skipWs();
         const list: unknown[] = [];
@@ -119,7 +154,7 @@ export function parseJsonExact(text: string): unknown {
         break;
       }
       case 0x22:
-        value = parseString();
+        value = parseString(false);
         break;
       case 0x74:
         value = parseLiteral('true', true);
@@ -154,7 +189,7 @@ export function parseJsonExact(text: string): unknown {
         if (top.map !== null) {
           skipWs();
           if (text.charCodeAt(i) !== 0x22) fail(`Expected a string key but found ${describeChar(i)}`);
-          top.key = parseString();
+          top.key = parseString(true);
           skipWs();
           if (text.charCodeAt(i) !== 0x3a) fail(`Expected ':' but found ${describeChar(i)}`);
           i++;
@@ -174,4 +209,70 @@ export function parseJsonExact(text: string): unknown {
       );
     }
   }
+}
+
+/** ES2024 `String#isWellFormed`, in V8 since Node 20 (our lib setting is ES2022). */
+type WellFormedCheck = { isWellFormed(): boolean };
+
+function hex4(c: number): string {
+  return c.toString(16).toUpperCase().padStart(4, '0');
+}
+
+function isHigh(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLow(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/**
+ * The code units of `text[start, end)` with where each comes from: with `escapes`, the range is a string
+ * token (opening quote included) and a `\uXXXX` escape gives one unit from its backslash; any other escape
+ * gives a placeholder unit. Stops when `visit` returns true and gives that unit's offset (else -1).
+ * Error path only.
+ */
+function findUnit(
+  text: string,
+  start: number,
+  end: number,
+  escapes: boolean,
+  visit: (unit: number, at: number) => boolean,
+): number {
+  for (let i = start; i < end;) {
+    const at = i;
+    let unit = text.charCodeAt(i);
+    if (escapes && unit === 0x5c) {
+      if (text.charCodeAt(i + 1) === 0x75) {
+        unit = parseInt(text.slice(i + 2, i + 6), 16);
+        i += 6;
+      } else {
+        i += 2;
+      }
+    } else {
+      i++;
+    }
+    if (visit(unit, at)) return at;
+  }
+  return -1;
+}
+
+/** Offset of the first lone surrogate in `text[start, end)` (see {@link findUnit}); assumes there is one. */
+function loneSurrogateAt(text: string, start: number, end: number, escapes: boolean): number {
+  let pendingHigh = -1;
+  const at = findUnit(text, start, end, escapes, (unit, unitAt) => {
+    if (pendingHigh >= 0) {
+      if (isLow(unit)) {
+        pendingHigh = -1;
+        return false;
+      }
+      return true; // reported at the high surrogate, below
+    }
+    if (isHigh(unit)) {
+      pendingHigh = unitAt;
+      return false;
+    }
+    return isLow(unit);
+  });
+  return pendingHigh >= 0 ? pendingHigh : at;
 }

@@ -2,8 +2,10 @@
  * Writes a data graph (containers, raw decoded nodes, bigints, ByteStrings, Data.NULL) as JSON text.
  *
  * The JSON codec writes with `JSON.stringify` and only comes here when that cannot be used: the graph holds
- * a bigint (which `JSON.stringify` refuses, and which we write digit for digit) or is deeper than the call
- * stack allows. Output is byte-identical to `JSON.stringify` otherwise. Iterative, so any depth works.
+ * a bigint (which `JSON.stringify` refuses, and which we write digit for digit), a non-finite number (which
+ * `JSON.stringify` writes as null, and which we write as the string "NaN", "Infinity" or "-Infinity", as
+ * Rest.li's Jackson codec does), or is deeper than the call stack allows. Output is byte-identical to
+ * `JSON.stringify` otherwise. Iterative, so any depth works.
  */
 import type { ByteString } from '../byte-string';
 import { DataEncodingException } from '../errors';
@@ -36,8 +38,8 @@ export function writeJson(root: object): string {
         out += JSON.stringify(v);
         return;
       case 'number':
-        if (!Number.isFinite(v)) throw new DataEncodingException(`${v} has no JSON form`);
-        out += String(v);
+        // JSON has no NaN or Infinity; String(v) spells them as Jackson does
+        out += v - v === 0 ? String(v) : `"${String(v)}"`;
         return;
       case 'bigint':
         out += v.toString();

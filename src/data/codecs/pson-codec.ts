@@ -3,6 +3,7 @@ import type { DataList } from '../data-list';
 import type { DataMap } from '../data-map';
 import { InvalidOptionException } from '../errors';
 import type { Store } from '../internal';
+import { MAX_NESTING_DEPTH } from '../limits';
 import type { DataCodec } from './data-codec';
 import { decodePson } from './pson-decoder';
 import { encodePson, type PsonWriteOptions } from './pson-encoder';
@@ -14,8 +15,8 @@ export const PSON_CONTENT_TYPE = 'application/x-pson';
 export interface PsonCodecOptions {
   /**
    * Write non-empty strings with a 4-byte length (`0x0A`) rather than NUL-terminated (`0x09`).
-   * Default `true`. With `false`, a string value containing U+0000 cannot be written and encoding throws
-   * `DataEncodingException`. Decoding accepts both forms whatever this says.
+   * Default `true`. With `false`, a string value containing U+0000 is still written with its length, since
+   * a NUL-terminated string would end at the NUL. Decoding accepts both forms whatever this says.
    */
   readonly encodeStringLength?: boolean;
   /**
@@ -24,8 +25,9 @@ export interface PsonCodecOptions {
    */
   readonly encodeCollectionCount?: boolean;
   /**
-   * Deepest nesting the decoder accepts; the top-level container is depth 1. Default `1000`. Deeper input
-   * is a `DataDecodingException`, which guards against hostile documents. Encoding has no depth limit.
+   * Deepest nesting the decoder accepts; the top-level container is depth 1. Default
+   * {@link MAX_NESTING_DEPTH} (1000). Deeper input is a `DataDecodingException` naming the limit and the byte
+   * offset, which guards against hostile documents. Encoding has no depth limit.
    */
   readonly maxDepth?: number;
 }
@@ -33,21 +35,25 @@ export interface PsonCodecOptions {
 const DEFAULTS: Required<PsonCodecOptions> = {
   encodeStringLength: true,
   encodeCollectionCount: false,
-  maxDepth: 1000,
+  maxDepth: MAX_NESTING_DEPTH,
 };
 
 /**
  * PSON ("#!PSON1"), Rest.li's binary JSON: byte-compatible with `PsonDataCodec`.
  *
  * Little-endian numbers, inverted varints, and one key dictionary per document, so each distinct map key is
- * written once and then referred to by index. Numbers are written as int (inside int32), long (any other
- * safe integer, |n| <= 2^53-1, and every bigint) or double (everything else, -0 included, so its sign
- * survives); decoding gives numbers, and bigints for longs outside ±(2^53-1). Map entries are written in
- * insertion order. Decoded containers are adopted lazily, as with the JSON codec.
+ * written once and then referred to by index. Numbers are written as JSON writes them: an integral number
+ * inside the 64-bit long range as int (inside int32) or long, every bigint as long, and everything else as
+ * double (fractions, numbers beyond the long range, NaN, ±Infinity, and -0, so its sign survives). Decoding
+ * gives numbers, and bigints for longs outside ±(2^53-1), as the JSON codec does; so a long keeps its wire
+ * type through PSON -> JSON -> PSON and back. Map entries are written in insertion order. Decoded containers
+ * are adopted lazily, as with the JSON codec.
  *
  * Decoding throws `DataDecodingException` (code `SVC_ERR_DATA_PSON_DECODE`, with the byte offset) on any
- * malformed, truncated or trailing input; encoding throws `DataEncodingException` for a map key holding
- * U+0000 (the reference would silently corrupt the stream).
+ * malformed, truncated or trailing input, nesting deeper than `maxDepth`, and strings that are not valid
+ * UTF-8 (the reference reads those as U+FFFD, which can make two keys one; Svc data holds well-formed
+ * Unicode only). Encoding throws `DataEncodingException` for a map key holding U+0000 or a lone surrogate,
+ * which the data layer refuses at insertion anyway (the reference would corrupt the stream or merge keys).
  *
  * @example
  * ```ts

@@ -7,26 +7,33 @@
  * limited by `maxDepth`, and every problem is a {@link DataDecodingException} naming the byte offset.
  *
  * Stricter than the reference where it would otherwise accept garbage: trailing bytes after the top-level
- * value, a key index that was never defined, NaN/Infinity (the data layer has no form for them), and the
- * wrong top-level type are errors.
+ * value, a key index that was never defined, the wrong top-level type, and strings that are not valid UTF-8
+ * are errors. The reference reads malformed UTF-8 as U+FFFD, which can make two distinct keys one and
+ * silently lose an entry; Svc data holds well-formed Unicode only, and since valid UTF-8 cannot encode a lone
+ * surrogate, no decoded string holds one. A key cannot hold U+0000 (it ends at the first NUL). NaN and
+ * ±Infinity are data, noted for the JSON encoder (non-finite.ts).
  *
  * Why it looks like this:
  * - Raw nodes, not DataMaps: the containers adopt them lazily, so decoding allocates one wrapper in all.
  * - Module-level reader state: decoding is synchronous and calls no user code, so it cannot re-enter.
  * - Each distinct key is read once per document and then referred to by index (PSON's advantage over JSON
  *   and msgpack); its text comes from caches shared by all documents (see {@link readKeyText}).
- * - Strings are decoded by pson-utf8.ts (malformed UTF-8 becomes U+FFFD, as in Java, rather than failing).
+ * - Strings are decoded by pson-utf8.ts. Short ASCII strings need no check; a string from the native decoder
+ *   costs one search for U+FFFD (its mark for malformed bytes, ~30 ns), and only a string holding one has
+ *   its bytes validated.
  * - Recursion for the usual shallow documents (fastest), with an explicit-stack reader for subtrees deeper
  *   than {@link RECURSION_LIMIT}, so a high `maxDepth` cannot overflow the call stack.
  */
 import { ByteString } from '../byte-string';
 import { DataDecodingException } from '../errors';
 import { makeStoreConstructor, setOwn, type Store } from '../internal';
+import { noteNonFinite } from '../non-finite';
 
 /** This decoder's own map store constructor (see makeStoreConstructor for why it is not shared). */
 const StoreObject = makeStoreConstructor();
 import { PSON_HEADER, PSON_HEADER_LENGTH, psonMarkerName } from './pson-markers';
 import { decodeUtf8 } from './pson-utf8';
+import { utf8ErrorOffset } from './utf8';
 import { MAX_VARINT_BYTES } from './varint';
 
 // Element codes as local constants: imported bindings compile to loads from the module object (getters
@@ -193,7 +200,7 @@ function readValue(depth: number): unknown {
       if (end - pos < 8) truncated('an 8-byte double', pos);
       toScratch(8);
       const d = scratchF64[0]!;
-      if (d - d !== 0) fail(`${d} is not data: the data layer holds finite numbers only`, at);
+      if (d - d !== 0) noteNonFinite();
       pos += 8;
       return d;
     }
@@ -224,7 +231,7 @@ function readValue(depth: number): unknown {
       if (end - pos < 4) truncated('a 4-byte float', pos);
       toScratch(4);
       const f = scratchF32[0]!;
-      if (f - f !== 0) fail(`${f} is not data: the data layer holds finite numbers only`, at);
+      if (f - f !== 0) noteNonFinite();
       pos += 4;
       return f;
     }
@@ -331,7 +338,7 @@ function readSizedString(n: number, lengthAt: number): string {
   // As in the reference, the byte after the N-1 string bytes is skipped without checking it is a NUL.
   const start = pos;
   pos += n;
-  return decodeUtf8(src, start, start + n - 1);
+  return text(start, start + n - 1);
 }
 
 /** UTF-8 bytes up to a NUL, which is consumed. */
@@ -340,7 +347,15 @@ function readCString(what: string): string {
   const zero = src.indexOf(0, start);
   if (zero === -1) truncated(what, start);
   pos = zero + 1;
-  return decodeUtf8(src, start, zero);
+  return text(start, zero);
+}
+
+/** The string in the UTF-8 bytes `src[start, stop)`; malformed UTF-8 is an error naming its offset. */
+function text(start: number, stop: number): string {
+  const s = decodeUtf8(src, start, stop);
+  if (s !== null) return s;
+  const bad = start + utf8ErrorOffset(src.subarray(start, stop));
+  return fail('Invalid UTF-8 in a string: Svc data holds well-formed Unicode only', bad);
 }
 
 /**
@@ -395,7 +410,7 @@ function readKeyTextByHash(): string {
     while (k < length && cached[k] === src[start + k]) k++;
     if (k === length) return keyCacheStrings[slot]!;
   }
-  const key = decodeUtf8(src, start, i);
+  const key = text(start, i);
   keyCacheBytes[slot] = src.slice(start, i);
   keyCacheStrings[slot] = key;
   return key;

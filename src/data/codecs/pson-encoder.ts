@@ -62,8 +62,8 @@ const RECURSION_LIMIT = 200;
 const INITIAL_CAPACITY = 16 * 1024;
 /** A buffer grown past this is dropped after the call, so one huge document does not pin its memory. */
 const RETAINED_CAPACITY = 4 * 1024 * 1024;
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const TWO_32 = 4294967296;
+const TWO_63 = 2 ** 63;
 
 let out: Buffer = Buffer.allocUnsafeSlow(INITIAL_CAPACITY);
 let view: DataView = new DataView(out.buffer, out.byteOffset, out.byteLength);
@@ -356,11 +356,18 @@ function writeKey(key: string): void {
 }
 
 function newKeyEntry(key: string): KeyEntry {
+  // The data layer refuses both at insertion; a raw store built around it must not corrupt the stream.
+  const shown = (): string => JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}...` : key);
   if (key.indexOf('\u0000') !== -1) {
     // The reference writes it and the stream is corrupt from there on (facts §1.5); refuse instead.
-    const shown = JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}...` : key);
     throw new DataEncodingException(
-      `Map key ${shown} contains U+0000, which PSON cannot write: keys are NUL-terminated strings`,
+      `Map key ${shown()} contains U+0000, which PSON cannot write: keys are NUL-terminated strings`,
+    );
+  }
+  if (!(key as unknown as { isWellFormed(): boolean }).isWellFormed()) {
+    // The reference writes it as `?`, and two keys can become one; refuse instead.
+    throw new DataEncodingException(
+      `Map key ${shown()} holds a lone UTF-16 surrogate, which UTF-8 cannot write`,
     );
   }
   keyTableChars += key.length;
@@ -381,30 +388,31 @@ function writeString(s: string): void {
   }
   // at most 3 bytes per UTF-16 unit (a surrogate pair is 4 bytes for 2 units), marker, length, NUL
   ensure(len * 3 + 6);
-  if (withLength) {
-    out[pos] = STRING_WITH_LENGTH_4;
-    const lengthAt = pos + 1;
-    pos += 5;
-    const start = pos;
-    pos = encodeUtf8(out, pos, s);
-    out[pos++] = 0;
-    // N counts the NUL
-    const n = pos - start;
-    out[lengthAt] = n;
-    out[lengthAt + 1] = n >>> 8;
-    out[lengthAt + 2] = n >>> 16;
-    out[lengthAt + 3] = n >>> 24;
+  // a NUL-terminated string would end at a NUL inside it: such a string is written with its length whatever
+  // the options say (every reader takes both forms)
+  if (withLength || s.indexOf('\u0000') !== -1) {
+    writeWithLength(s);
   } else {
-    if (s.indexOf('\u0000') !== -1) {
-      throw new DataEncodingException(
-        'A string value contains U+0000, which PSON cannot write as a NUL-terminated string ' +
-          '(encodeStringLength=false); use the default encodeStringLength=true',
-      );
-    }
     out[pos++] = STRING;
     pos = encodeUtf8(out, pos, s);
     out[pos++] = 0;
   }
+}
+
+/** Writes the non-empty `s` as `0x0A`; the caller made room. */
+function writeWithLength(s: string): void {
+  out[pos] = STRING_WITH_LENGTH_4;
+  const lengthAt = pos + 1;
+  pos += 5;
+  const start = pos;
+  pos = encodeUtf8(out, pos, s);
+  out[pos++] = 0;
+  // N counts the NUL
+  const n = pos - start;
+  out[lengthAt] = n;
+  out[lengthAt + 1] = n >>> 8;
+  out[lengthAt + 2] = n >>> 16;
+  out[lengthAt + 3] = n >>> 24;
 }
 
 function writeNumber(n: number): void {
@@ -422,8 +430,11 @@ function writeNumber(n: number): void {
     pos += 5;
     return;
   }
-  if (Number.isInteger(n) && n <= MAX_SAFE && n >= -MAX_SAFE) {
-    // ToUint32 is the low word of the two's complement for any safe integer
+  // An integral number inside the long range is a long, as JSON writes it without a fraction (and reads it
+  // back as a number or bigint); NaN, ±Infinity, fractions and anything beyond the range are doubles.
+  if (n >= -TWO_63 && n < TWO_63 && Math.floor(n) === n) {
+    // ToUint32 is the low word of the two's complement, and the division by 2^32 is exact, for any integral
+    // double in the range
     const lo = n >>> 0;
     const hi = Math.floor(n / TWO_32);
     out[pos] = LONG;
@@ -438,11 +449,6 @@ function writeNumber(n: number): void {
     pos += 9;
     return;
   }
-  // n - n is NaN for NaN and ±Infinity
-  if (n - n !== 0)
-    throw new DataEncodingException(
-      `${n} cannot be written as PSON: the data layer holds finite numbers only`,
-    );
   writeDouble(n);
 }
 

@@ -1,11 +1,15 @@
 /**
- * UTF-8 as PSON peers write and read it: Java's encoder writes a lone UTF-16 surrogate as `?` (0x3F), and
- * its decoder reads malformed bytes as U+FFFD (restli-wire-facts.md §1.5). Node's decoder does the latter;
- * its encoder would write U+FFFD for a lone surrogate, so such strings are repaired first.
+ * UTF-8 for PSON. Java's encoder writes a lone UTF-16 surrogate as `?` (0x3F), and its decoder reads
+ * malformed bytes as U+FFFD (restli-wire-facts.md §1.5). Svc data holds no lone surrogates (the data layer
+ * refuses them at insertion), so `?` is written only for raw stores built around that check, as the
+ * reference would; Node's encoder would write U+FFFD, so such strings are repaired first. Malformed bytes
+ * decode to U+FFFD here, and the PSON decoder refuses a string that holds them.
  *
  * Both directions pick between a JS loop for short strings and Node's native code for longer ones, where the
  * fixed cost of the native call (~55 ns, nearly flat up to 100 chars) is worth paying (timings: Node 20).
  */
+
+import { utf8ErrorOffset } from './utf8';
 
 /** Node's native UTF-8 writer behind `Buffer#write`, without its argument normalisation. */
 const utf8Write = (
@@ -70,16 +74,19 @@ export function encodeUtf8(out: Uint8Array, pos: number, s: string): number {
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
- * The string in the UTF-8 bytes `src[start..stop)`; malformed sequences become U+FFFD. Up to 16 ASCII bytes
- * become a string through one multi-argument `String.fromCharCode` (13 ns for 4 bytes, 22 ns for 10; a
- * char-by-char `+=` loop took 33-140 ns for 4-20 bytes); anything else goes to the native decoder.
+ * The string in the UTF-8 bytes `src[start..stop)`, or null when they are not valid UTF-8. Up to 16 ASCII
+ * bytes become a string through one multi-argument `String.fromCharCode` (13 ns for 4 bytes, 22 ns for 10; a
+ * char-by-char `+=` loop took 33-140 ns for 4-20 bytes); anything else goes to the native decoder, which
+ * writes U+FFFD for malformed bytes, so only a string holding U+FFFD has its bytes validated.
  */
-export function decodeUtf8(src: Uint8Array, start: number, stop: number): string {
+export function decodeUtf8(src: Uint8Array, start: number, stop: number): string | null {
   if (stop - start <= 16) {
     const s = shortAscii(src, start, stop - start);
     if (s !== null) return s;
   }
-  return utf8Slice.call(src, start, stop);
+  const s = utf8Slice.call(src, start, stop);
+  if (s.indexOf('\uFFFD') === -1 || utf8ErrorOffset(src.subarray(start, stop)) === stop - start) return s;
+  return null;
 }
 
 /**

@@ -16,15 +16,27 @@
  * avsc type), so translating many records pays the schema walk once. The first value that does not fit
  * stops the translation with a {@link DataTranslationError} naming its path
  * (`ERROR :: /photo/exif/0 :: ...`); paths are only built on that failure, so good data pays nothing for them.
+ *
+ * Both directions recurse, so each closure is given the nesting depth of its value (records, maps, arrays and
+ * union values count, as in the data layer; the root record is 1), and a value deeper than MAX_NESTING_DEPTH
+ * stops the translation with a {@link NestingDepthError} (`SVC_ERR_AVRO_DATA_TOO_DEEP`).
+ *
+ * Null fields, Avro → DataMap: a field whose Avro value is null is left out of the DataMap, whatever its
+ * type, as the reference's `DataTranslator` (data-avro, `AvroGenericToDataTranslator.translate`, case RECORD)
+ * does: an optional field is then absent, and a required field typed as a union with a null member (or as
+ * `null`) comes back absent rather than Data.NULL. Validation with a RequiredMode decides what that means,
+ * as the reference says. Inside arrays and maps, and for a union with aliases, the null member stays
+ * Data.NULL.
  */
 import type { Type } from 'avsc';
-import { ByteString, Data, DataList, DataMap, type DataValue } from '../../data';
+import { ByteString, Data, DataList, DataMap, MAX_NESTING_DEPTH, type DataValue } from '../../data';
 import type { ArrayDataSchema } from '../array-schema';
 import type { DataSchema } from '../data-schema';
 import { DataSchemaType } from '../data-schema-type';
 import type { EnumDataSchema } from '../enum-schema';
 import type { FixedDataSchema } from '../fixed-schema';
 import type { MapDataSchema } from '../map-schema';
+import { NestingDepthError } from '../nesting-depth-error';
 import type { RecordDataSchema, RecordField } from '../record-schema';
 import type { UnionDataSchema } from '../union-schema';
 import { DefaultFieldTranslationMode } from './avro-options';
@@ -84,6 +96,14 @@ function within<T>(segment: string | number, fn: () => T): T {
   }
 }
 
+/** Refuses a container `depth` levels deep when that is beyond the limit. */
+function checkDepth(depth: number, direction: string): void {
+  if (depth > MAX_NESTING_DEPTH) throw new NestingDepthError('SVC_ERR_AVRO_DATA_TOO_DEEP', direction);
+}
+
+const TO_AVRO = 'translating a DataMap to an Avro generic record';
+const FROM_AVRO = 'translating an Avro generic record to a DataMap';
+
 function toError(err: unknown): unknown {
   return err instanceof Mismatch ? new DataTranslationError(err.path, err.text) : err;
 }
@@ -92,6 +112,7 @@ function toError(err: unknown): unknown {
  * The Avro generic record for `map`, a value of the record schema `schema`, shaped by `avroSchema` (normally
  * the translation of `schema`).
  * @throws DataTranslationError `SVC_ERR_AVRO_DATA_TRANSLATION` for data that does not fit.
+ * @throws NestingDepthError `SVC_ERR_AVRO_DATA_TOO_DEEP` for data nested deeper than MAX_NESTING_DEPTH.
  */
 export function dataMapToGenericRecord(
   map: DataMap,
@@ -105,7 +126,7 @@ export function dataMapToGenericRecord(
     const fn = compiled(toAvroCache, schema, type, mode, () =>
       new ToAvroCompiler(mode).compile(schema, type),
     );
-    return fn(map) as GenericRecord;
+    return fn(map, 1) as GenericRecord;
   } catch (err) {
     throw toError(err);
   }
@@ -113,8 +134,10 @@ export function dataMapToGenericRecord(
 
 /**
  * The DataMap for an Avro generic record (as avsc's `fromBuffer` returns it), a value of `avroSchema`, for
- * the record schema `schema`. Avro fields the schema lacks are dropped; `null` fields are left out.
+ * the record schema `schema`. Avro fields the schema lacks are dropped; `null` fields are left out, required
+ * or optional (see the module comment).
  * @throws DataTranslationError `SVC_ERR_AVRO_DATA_TRANSLATION` for data that does not fit.
+ * @throws NestingDepthError `SVC_ERR_AVRO_DATA_TOO_DEEP` for data nested deeper than MAX_NESTING_DEPTH.
  */
 export function genericRecordToDataMap(
   record: GenericRecord,
@@ -124,14 +147,16 @@ export function genericRecordToDataMap(
   const type = avroTypeForSchema(avroSchema) as unknown as AvscType;
   try {
     const fn = compiled(fromAvroCache, schema, type, '', () => new FromAvroCompiler().compile(schema, type));
-    return fn(record) as DataMap;
+    return fn(record, 1) as DataMap;
   } catch (err) {
     throw toError(err);
   }
 }
 
-type ToAvro = (value: DataValue) => unknown;
-type FromAvro = (value: unknown) => DataValue;
+/** `depth`: the nesting depth of `value` when it is a container (the root record is 1). */
+type ToAvro = (value: DataValue, depth: number) => unknown;
+/** `depth`: the nesting depth of the container the value becomes, if it becomes one. */
+type FromAvro = (value: unknown, depth: number) => DataValue;
 
 type Cache<F> = WeakMap<DataSchema, WeakMap<AvscType, Map<string, F>>>;
 const toAvroCache: Cache<ToAvro> = new WeakMap();
@@ -274,7 +299,7 @@ class ToAvroCompiler {
       s,
       type,
       () => this.build(s, type),
-      (get) => (v) => get()(v),
+      (get) => (v, d) => get()(v, d),
     );
   }
 
@@ -346,14 +371,15 @@ class ToAvroCompiler {
       }
       case DataSchemaType.ARRAY: {
         const items = this.compile((s as ArrayDataSchema).getItems(), t.itemsType!);
-        return (v) => {
+        return (v, d) => {
           if (!(v instanceof DataList)) return mismatch('array type is not backed by a DataList');
+          checkDepth(d, TO_AVRO);
           const n = v.size;
           const out = new Array<unknown>(n);
           for (let i = 0; i < n; i++) {
             const item = v.get(i);
             try {
-              out[i] = items(item);
+              out[i] = items(item, d + 1);
             } catch (err) {
               if (err instanceof Mismatch) err.path.unshift(i);
               throw err;
@@ -364,13 +390,14 @@ class ToAvroCompiler {
       }
       case DataSchemaType.MAP: {
         const values = this.compile((s as MapDataSchema).getValues(), t.valuesType!);
-        return (v) => {
+        return (v, d) => {
           if (!(v instanceof DataMap)) return mismatch('map type is not backed by a DataMap');
+          checkDepth(d, TO_AVRO);
           const out: Record<string, unknown> = {};
           for (const [k, item] of v) {
             let x: unknown;
             try {
-              x = values(item);
+              x = values(item, d + 1);
             } catch (err) {
               if (err instanceof Mismatch) err.path.unshift(k);
               throw err;
@@ -396,21 +423,25 @@ class ToAvroCompiler {
 
   private record(schema: RecordDataSchema, t: AvscType): ToAvro {
     const avroFields = new Map((t.fields ?? []).map((f) => [f.name, f.type] as const));
-    const writers: ((map: DataMap, out: GenericRecord) => void)[] = [];
+    const writers: ((map: DataMap, out: GenericRecord, depth: number) => void)[] = [];
     for (const field of schema.getFields()) {
       const avroType = avroFields.get(field.getName());
       if (avroType !== undefined) writers.push(within(field.getName(), () => this.field(field, avroType)));
     }
-    return (v) => {
+    return (v, d) => {
       if (!(v instanceof DataMap)) return mismatch('record type is not backed by a DataMap');
+      checkDepth(d, TO_AVRO);
       const out: GenericRecord = {};
-      for (const w of writers) w(v, out);
+      for (const w of writers) w(v, out, d + 1);
       return out;
     };
   }
 
   /** Writes one field: absent optional → null, absent required → its default (or null, DO_NOT_TRANSLATE). */
-  private field(field: RecordField, avroType: AvscType): (map: DataMap, out: GenericRecord) => void {
+  private field(
+    field: RecordField,
+    avroType: AvscType,
+  ): (map: DataMap, out: GenericRecord, depth: number) => void {
     const name = field.getName();
     const type = field.getType();
     const dflt = field.getDefault();
@@ -424,7 +455,7 @@ class ToAvroCompiler {
         findBranch(avroType, key) ?? mismatch(`cannot find ${key} in union ${describe(avroType)}`);
       const inner = this.compile(type, branch);
       const wrapKey = branchName(branch);
-      present = (v) => ({ [wrapKey]: inner(v) });
+      present = (v, d) => ({ [wrapKey]: inner(v, d) });
     } else {
       present = this.compile(type, avroType);
     }
@@ -434,14 +465,14 @@ class ToAvroCompiler {
         : mismatch(`the Avro type ${describe(avroType)} of an optional field has no null branch`);
     const optional = field.getOptional();
     const defaultToNull = this.mode === DefaultFieldTranslationMode.DO_NOT_TRANSLATE;
-    return (map, out) => {
+    return (map, out, d) => {
       const v = map.get(name);
       let x: unknown;
       try {
         if (optional && (v === undefined || v === Data.NULL)) x = absentToNull();
-        else if (v !== undefined) x = present(v);
+        else if (v !== undefined) x = present(v, d);
         else if (dflt === undefined) x = mismatch('required field is absent');
-        else x = defaultToNull ? absentToNull() : present(dflt);
+        else x = defaultToNull ? absentToNull() : present(dflt, d);
       } catch (err) {
         if (err instanceof Mismatch) err.path.unshift(name);
         throw err;
@@ -464,21 +495,22 @@ class ToAvroCompiler {
       }
       const inner = this.compile(m.getType(), branch);
       const wrapKey = branchName(branch);
-      members.set(key, (v) => ({ [wrapKey]: inner(v) }));
+      members.set(key, (v, d) => ({ [wrapKey]: inner(v, d) }));
     }
-    return (v) => {
+    return (v, d) => {
       let key: string;
       let member: DataValue;
       if (v === Data.NULL) {
         key = 'null';
         member = v;
       } else if (v instanceof DataMap && v.size === 1) {
+        checkDepth(d, TO_AVRO);
         [key, member] = firstEntry(v);
       } else {
         return mismatch(`union value ${javaString(v)} does not have exactly one entry`);
       }
       const fn = members.get(key) ?? mismatch(`"${key}" is not a member type of union`);
-      return within(key, () => fn(member));
+      return within(key, () => fn(member, d + 1));
     };
   }
 
@@ -501,20 +533,21 @@ class ToAvroCompiler {
       const writer = this.compile(m.getType(), branch);
       const wrapKey = branchName(branch);
       // the member fields are [null, T] (or [T, null]) unions, so a value sits in the T branch
-      members.set(key, isUnion(f.type) ? (v) => ({ [wrapKey]: writer(v) }) : writer);
+      members.set(key, isUnion(f.type) ? (v, d) => ({ [wrapKey]: writer(v, d) }) : writer);
     }
     const discriminator = avroFields.find((x) => x.name === DISCRIMINATOR_FIELD);
     if (discriminator === undefined)
       return mismatch(`cannot find field ${DISCRIMINATOR_FIELD} in record ${recordName}`);
     const symbols = new Set(discriminator.type.symbols ?? []);
     const names = avroFields.map((f) => f.name);
-    return (v) => {
+    return (v, d) => {
       let key: string;
       let member: DataValue;
       if (v === Data.NULL) {
         key = 'null';
         member = v;
       } else if (v instanceof DataMap && v.size === 1) {
+        checkDepth(d, TO_AVRO);
         [key, member] = firstEntry(v);
       } else {
         return mismatch(`union value ${javaString(v)} does not have exactly one entry`);
@@ -524,7 +557,7 @@ class ToAvroCompiler {
       for (const n of names) out[n] = null;
       if (member !== Data.NULL) {
         const write = members.get(key) ?? mismatch(`cannot find member key ${key} in union`);
-        out[key] = within(key, () => write(member));
+        out[key] = within(key, () => write(member, d + 1));
       }
       out[DISCRIMINATOR_FIELD] = key;
       return wrapped ? { [recordName]: out } : out;
@@ -534,14 +567,6 @@ class ToAvroCompiler {
 
 // ---------------------------------------------------------------------------------------------------------
 // generic record → DataMap
-
-function acceptsNull(schema: DataSchema): boolean {
-  const s = schema.getDereferencedSchema();
-  return (
-    s.getType() === DataSchemaType.NULL ||
-    (s.getType() === DataSchemaType.UNION && (s as UnionDataSchema).hasNullMember())
-  );
-}
 
 /** The one branch of a wrapped union value: `[branch name, value]`. */
 function unwrap(v: unknown): [string, unknown] {
@@ -565,7 +590,7 @@ class FromAvroCompiler {
       s,
       type,
       () => this.build(s, type),
-      (get) => (v) => get()(v),
+      (get) => (v, d) => get()(v, d),
     );
   }
 
@@ -613,12 +638,13 @@ class FromAvroCompiler {
       }
       case DataSchemaType.ARRAY: {
         const items = this.compile((s as ArrayDataSchema).getItems(), t.itemsType!);
-        return (v) => {
+        return (v, d) => {
           if (!Array.isArray(v)) return mismatch('an Avro array is not an array');
+          checkDepth(d, FROM_AVRO);
           const out = new Array<DataValue>(v.length);
           for (let i = 0; i < v.length; i++) {
             try {
-              out[i] = items(v[i]);
+              out[i] = items(v[i], d + 1);
             } catch (err) {
               if (err instanceof Mismatch) err.path.unshift(i);
               throw err;
@@ -629,12 +655,13 @@ class FromAvroCompiler {
       }
       case DataSchemaType.MAP: {
         const values = this.compile((s as MapDataSchema).getValues(), t.valuesType!);
-        return (v) => {
+        return (v, d) => {
           if (typeof v !== 'object' || v === null) return mismatch('an Avro map is not an object');
+          checkDepth(d, FROM_AVRO);
           const out = new DataMap();
           for (const k of Object.keys(v)) {
             try {
-              out.put(k, values((v as Record<string, unknown>)[k]));
+              out.put(k, values((v as Record<string, unknown>)[k], d + 1));
             } catch (err) {
               if (err instanceof Mismatch) err.path.unshift(k);
               throw err;
@@ -652,15 +679,12 @@ class FromAvroCompiler {
 
   private record(schema: RecordDataSchema, t: AvscType): FromAvro {
     const avroFields = new Map((t.fields ?? []).map((f) => [f.name, f.type] as const));
-    const readers: [string, FromAvro, boolean][] = [];
+    const readers: [string, FromAvro][] = [];
     for (const field of schema.getFields()) {
       const name = field.getName();
       const avroType = avroFields.get(name);
       if (avroType === undefined) continue;
       const type = field.getType();
-      // null in Avro is an absent optional field, but the null value of a required field that can hold one
-      // (a union with a null member, or the null type): the reference drops it either way, we keep the latter
-      const keepNull = !field.getOptional() && acceptsNull(type);
       if (type.getDereferencedType() !== DataSchemaType.UNION && isUnion(avroType)) {
         const key = type.getUnionMemberKey();
         const branch = within(
@@ -671,25 +695,25 @@ class FromAvroCompiler {
         const expected = branchName(branch);
         readers.push([
           name,
-          (v) => {
+          (v, d) => {
             const [b, x] = unwrap(v);
-            return b === expected ? inner(x) : mismatch(`the value is in branch ${b}, not ${expected}`);
+            return b === expected ? inner(x, d) : mismatch(`the value is in branch ${b}, not ${expected}`);
           },
-          keepNull,
         ]);
       } else {
-        readers.push([name, within(name, () => this.compile(type, avroType)), keepNull]);
+        readers.push([name, within(name, () => this.compile(type, avroType))]);
       }
     }
-    return (v) => {
+    return (v, d) => {
       if (typeof v !== 'object' || v === null) return mismatch('an Avro record is not an object');
+      checkDepth(d, FROM_AVRO);
       const out = new DataMap();
       const rec = v as GenericRecord;
-      for (const [name, read, keepNull] of readers) {
+      for (const [name, read] of readers) {
         const x = rec[name];
-        if (x === undefined || (x === null && !keepNull)) continue;
+        if (x === undefined || x === null) continue; // see the module comment
         try {
-          out.put(name, x === null ? Data.NULL : read(x));
+          out.put(name, read(x, d + 1));
         } catch (err) {
           if (err instanceof Mismatch) err.path.unshift(name);
           throw err;
@@ -710,11 +734,12 @@ class FromAvroCompiler {
       byBranch.set(branchName(branch), { key, read: this.compile(m.getType(), branch) });
     }
     const hasNull = union.hasNullMember();
-    return (v) => {
+    return (v, d) => {
       if (v === null) return hasNull ? Data.NULL : mismatch('null is not a member type of union');
+      checkDepth(d, FROM_AVRO);
       const [b, x] = unwrap(v);
       const m = byBranch.get(b) ?? mismatch(`cannot find ${b} in union`);
-      return new DataMap([[m.key, within(m.key, () => m.read(x))]]);
+      return new DataMap([[m.key, within(m.key, () => m.read(x, d + 1))]]);
     };
   }
 
@@ -732,10 +757,10 @@ class FromAvroCompiler {
         avroFields.find((x) => x.name === key) ??
         mismatch(`cannot find field ${key} in record ${branchName(record)}`);
       const inner = this.compile(m.getType(), nonNull(f.type));
-      members.set(key, isUnion(f.type) ? (v) => inner(unwrap(v)[1]) : inner);
+      members.set(key, isUnion(f.type) ? (v, d) => inner(unwrap(v)[1], d) : inner);
     }
     const hasNull = union.hasNullMember();
-    return (v) => {
+    return (v, d) => {
       const rec = (wrapped ? unwrap(v)[1] : v) as GenericRecord | null;
       if (typeof rec !== 'object' || rec === null)
         return mismatch('a union with aliases is not an Avro record');
@@ -747,7 +772,8 @@ class FromAvroCompiler {
       const x = rec[key];
       if (x === null || x === undefined)
         return mismatch(`the field ${key} named by ${DISCRIMINATOR_FIELD} has no value`);
-      return new DataMap([[key, within(key, () => read(x))]]);
+      checkDepth(d, FROM_AVRO);
+      return new DataMap([[key, within(key, () => read(x, d + 1))]]);
     };
   }
 }

@@ -155,11 +155,14 @@ class DefaultTranslator {
         if (typeof value === 'bigint') return value;
         return typeof value === 'number' && Number.isInteger(value) ? value : bad();
       case DataSchemaType.FLOAT:
+      case DataSchemaType.DOUBLE: {
         if (typeof value !== 'number' && typeof value !== 'bigint') return bad();
-        return num(javaFloatText(Number(value)));
-      case DataSchemaType.DOUBLE:
-        if (typeof value !== 'number' && typeof value !== 'bigint') return bad();
-        return num(javaDoubleText(Number(value)));
+        const n = Number(value);
+        // a float default may be NaN or ±Infinity (written "NaN"...), which Avro's JSON cannot hold
+        if (!Number.isFinite(n))
+          this.fail(path, `${String(n)} cannot be an Avro default: Avro JSON has no NaN or Infinity`);
+        return num(type === DataSchemaType.FLOAT ? javaFloatText(n) : javaDoubleText(n));
+      }
       case DataSchemaType.STRING:
         return typeof value === 'string' ? value : bad();
       case DataSchemaType.BYTES:

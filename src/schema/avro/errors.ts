@@ -55,18 +55,38 @@ export function formatMessage(path: readonly (string | number)[], text: string):
  * bytes bare, null as `null`. Long texts are cut.
  */
 export function javaString(value: DataValue | undefined, max = 200): string {
-  const text = javaText(value);
-  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+  const out = { text: '' };
+  javaText(value, out, max);
+  return out.text.length > max ? `${out.text.slice(0, max - 3)}...` : out.text;
 }
 
-function javaText(value: DataValue | undefined): string {
-  if (value === undefined || value === Data.NULL) return 'null';
-  if (value instanceof DataMap) {
-    const parts: string[] = [];
-    for (const [k, v] of value) parts.push(`${k}=${javaText(v)}`);
-    return `{${parts.join(', ')}}`;
+/**
+ * Appends until the text is longer than `max`: each level adds a bracket, so the recursion stays within `max`
+ * levels whatever the depth of the value (it may be the value that was too deep to translate).
+ */
+function javaText(value: DataValue | undefined, out: { text: string }, max: number): void {
+  if (value === undefined || value === Data.NULL) {
+    out.text += 'null';
+  } else if (value instanceof DataMap) {
+    out.text += '{';
+    let first = true;
+    for (const [k, v] of value) {
+      if (out.text.length > max) break;
+      out.text += `${first ? '' : ', '}${k}=`;
+      first = false;
+      javaText(v, out, max);
+    }
+    out.text += '}';
+  } else if (value instanceof DataList) {
+    out.text += '[';
+    for (let i = 0; i < value.size && out.text.length <= max; i++) {
+      if (i > 0) out.text += ', ';
+      javaText(value.get(i), out, max);
+    }
+    out.text += ']';
+  } else if (value instanceof ByteString) {
+    out.text += value.asAvroString();
+  } else {
+    out.text += String(value);
   }
-  if (value instanceof DataList) return `[${value.toArray().map(javaText).join(', ')}]`;
-  if (value instanceof ByteString) return value.asAvroString();
-  return String(value);
 }

@@ -13,9 +13,15 @@
  * symbols enter as `JSON.stringify`d string literals, numbers as numbers. Where code generation from strings
  * is disabled (`--disallow-code-generation-from-strings`, a CSP), {@link generateCheck} returns undefined and
  * validation keeps the closures.
+ *
+ * Depth: a record function takes the depth of its record (`d`); a container inline in it at `k` levels below
+ * is at `d + k`, so its test is `d > MAX_NESTING_DEPTH - k`, one comparison with a constant. A schema whose
+ * containers nest more than {@link MAX_INLINE} levels without a record in between (a `.pdsc` may nest 1000)
+ * continues in a function of its own there: V8 compiles nested loops recursively, and 1000 of them in one
+ * function run it out of stack.
  */
 import { KIND } from '../../data/internal';
-import { ByteString } from '../../data';
+import { ByteString, MAX_NESTING_DEPTH } from '../../data';
 import type { ArrayDataSchema } from '../array-schema';
 import type { DataSchema } from '../data-schema';
 import { DataSchemaType } from '../data-schema-type';
@@ -34,6 +40,8 @@ import type { ResolvedValidationOptions } from './validation-options';
 const KIND_BYTES = 3;
 /** Enums with more symbols than this are checked with a Set rather than a switch. */
 const MAX_SWITCH_SYMBOLS = 16;
+/** Containers nested inline in one generated function, at most (see the module comment). */
+const MAX_INLINE = 32;
 
 const lit = (s: string): string => JSON.stringify(s);
 
@@ -41,6 +49,7 @@ class Generator {
   readonly #options: ResolvedValidationOptions;
   readonly #functions: string[] = [];
   readonly #recordNames = new Map<RecordDataSchema, string>();
+  readonly #deepNames = new Map<DataSchema, string>();
   readonly #sets: Set<string>[] = [];
   #temp = 0;
 
@@ -50,9 +59,9 @@ class Generator {
 
   /** The source of the factory's body and the Sets it needs. */
   program(root: DataSchema): { body: string; sets: Set<string>[] } {
-    const lines: string[] = [];
-    this.#emit(root, 'v', lines, '  ');
-    const rootFn = `function check(v) {\n${lines.join('\n')}\n  return true;\n}`;
+    const lines: string[] = ['  if (d === undefined) d = 1;'];
+    this.#emit(root, 'v', lines, '  ', 0);
+    const rootFn = `function check(v, d) {\n${lines.join('\n')}\n  return true;\n}`;
     const body = `"use strict";\n${this.#functions.join('\n')}\n${rootFn}\nreturn check;`;
     return { body, sets: this.#sets };
   }
@@ -70,7 +79,7 @@ class Generator {
     const o = this.#options;
     const countKeys = o.unrecognizedFieldMode !== UnrecognizedFieldMode.IGNORE;
     const body: string[] = [
-      `  if (typeof r !== "object" || r === null || Array.isArray(r) || r[KIND] !== undefined) return false;`,
+      `  if (typeof r !== "object" || r === null || Array.isArray(r) || r[KIND] !== undefined || d > ${MAX_NESTING_DEPTH}) return false;`,
     ];
     if (countKeys) body.push('  let present = 0;');
     body.push('  let f;');
@@ -89,24 +98,47 @@ class Generator {
       if (countKeys) body.push('    present++;');
       const v = this.#fresh('v');
       body.push(`    const ${v} = f;`);
-      this.#emit(field.getType(), v, body, '    ');
+      this.#emit(field.getType(), v, body, '    ', 1);
       body.push('  }');
     }
     if (countKeys)
       body.push('  let total = 0;', '  for (const k in r) total++;', '  return total === present;');
     else body.push('  return true;');
-    this.#functions.push(`function ${name}(r) {\n${body.join('\n')}\n}`);
+    this.#functions.push(`function ${name}(r, d) {\n${body.join('\n')}\n}`);
     return name;
   }
 
-  /** Statements that `return false` unless the value in variable `v` passes `schema`'s fast check. */
-  #emit(schema: DataSchema, v: string, out: string[], pad: string): void {
+  /** The name of the function checking the container `schema` on its own, generating it on first use. */
+  #deepFunction(schema: DataSchema): string {
+    const known = this.#deepNames.get(schema);
+    if (known !== undefined) return known;
+    const name = `s${this.#deepNames.size}`;
+    this.#deepNames.set(schema, name);
+    const body: string[] = [];
+    this.#emit(schema, 'v', body, '  ', 0);
+    this.#functions.push(`function ${name}(v, d) {\n${body.join('\n')}\n  return true;\n}`);
+    return name;
+  }
+
+  /**
+   * Statements that `return false` unless the value in variable `v` passes `schema`'s fast check; `v` is
+   * `k` levels below the depth `d` of the enclosing function's value.
+   */
+  #emit(schema: DataSchema, v: string, out: string[], pad: string, k: number): void {
+    const deeper = `d > ${MAX_NESTING_DEPTH - k}`;
     const s = schema.getDereferencedSchema();
     const off = this.#options.coercionMode === CoercionMode.OFF;
     const fail = (cond: string): void => {
       out.push(`${pad}if (${cond}) return false;`);
     };
-    switch (s.getType()) {
+    const type = s.getType();
+    if (
+      k >= MAX_INLINE &&
+      (type === DataSchemaType.ARRAY || type === DataSchemaType.MAP || type === DataSchemaType.UNION)
+    ) {
+      return fail(`!${this.#deepFunction(s)}(${v}, d + ${k})`);
+    }
+    switch (type) {
       case DataSchemaType.INT:
         return fail(`typeof ${v} !== "number" || (${v} | 0) !== ${v}`);
       case DataSchemaType.LONG:
@@ -114,9 +146,12 @@ class Generator {
           `typeof ${v} === "number" ? (Math.floor(${v}) !== ${v} || ${v} > ${Number.MAX_SAFE_INTEGER} || ${v} < ${Number.MIN_SAFE_INTEGER}) : !isLongValue(${v})`,
         );
       case DataSchemaType.FLOAT:
-        return fail(`typeof ${v} !== "number" || !(${v} > ${-FLOAT_LIMIT} && ${v} < ${FLOAT_LIMIT})`);
+        // NaN and ±Infinity are floats; a finite number beyond the float range is not
+        return fail(
+          `typeof ${v} !== "number" || (${v} - ${v} === 0 && !(${v} > ${-FLOAT_LIMIT} && ${v} < ${FLOAT_LIMIT}))`,
+        );
       case DataSchemaType.DOUBLE:
-        return fail(`typeof ${v} !== "number" || ${v} - ${v} !== 0`);
+        return fail(`typeof ${v} !== "number"`);
       case DataSchemaType.BOOLEAN:
         return fail(`typeof ${v} !== "boolean"`);
       case DataSchemaType.STRING:
@@ -145,22 +180,24 @@ class Generator {
         return;
       }
       case DataSchemaType.ARRAY: {
-        fail(`!Array.isArray(${v})`);
+        fail(`!Array.isArray(${v}) || ${deeper}`);
         const i = this.#fresh('i');
         const e = this.#fresh('e');
         out.push(`${pad}for (let ${i} = 0; ${i} < ${v}.length; ${i}++) {`);
         out.push(`${pad}  const ${e} = ${v}[${i}];`);
-        this.#emit((s as ArrayDataSchema).getItems(), e, out, `${pad}  `);
+        this.#emit((s as ArrayDataSchema).getItems(), e, out, `${pad}  `, k + 1);
         out.push(`${pad}}`);
         return;
       }
       case DataSchemaType.MAP: {
-        fail(`typeof ${v} !== "object" || ${v} === null || Array.isArray(${v}) || ${v}[KIND] !== undefined`);
-        const k = this.#fresh('k');
+        fail(
+          `typeof ${v} !== "object" || ${v} === null || Array.isArray(${v}) || ${v}[KIND] !== undefined || ${deeper}`,
+        );
+        const key = this.#fresh('k');
         const e = this.#fresh('e');
-        out.push(`${pad}for (const ${k} in ${v}) {`);
-        out.push(`${pad}  const ${e} = ${v}[${k}];`);
-        this.#emit((s as MapDataSchema).getValues(), e, out, `${pad}  `);
+        out.push(`${pad}for (const ${key} in ${v}) {`);
+        out.push(`${pad}  const ${e} = ${v}[${key}];`);
+        this.#emit((s as MapDataSchema).getValues(), e, out, `${pad}  `, k + 1);
         out.push(`${pad}}`);
         return;
       }
@@ -170,13 +207,13 @@ class Generator {
         out.push(`${pad}if (${v} === null) {${hasNull ? '' : ' return false;'} } else {`);
         const inner = `${pad}  `;
         out.push(
-          `${inner}if (typeof ${v} !== "object" || Array.isArray(${v}) || ${v}[KIND] !== undefined) return false;`,
+          `${inner}if (typeof ${v} !== "object" || Array.isArray(${v}) || ${v}[KIND] !== undefined || ${deeper}) return false;`,
         );
         const key = this.#fresh('key');
         const n = this.#fresh('n');
-        const k = this.#fresh('k');
+        const each = this.#fresh('k');
         out.push(`${inner}let ${key};`, `${inner}let ${n} = 0;`);
-        out.push(`${inner}for (const ${k} in ${v}) { if (${n}++ === 1) return false; ${key} = ${k}; }`);
+        out.push(`${inner}for (const ${each} in ${v}) { if (${n}++ === 1) return false; ${key} = ${each}; }`);
         out.push(`${inner}if (${n} === 0) return false;`);
         const e = this.#fresh('e');
         out.push(`${inner}const ${e} = ${v}[${key}];`);
@@ -187,7 +224,7 @@ class Generator {
           if (seen.has(mk)) continue;
           seen.add(mk);
           out.push(`${inner}  case ${lit(mk)}: {`);
-          this.#emit(m.getType(), e, out, `${inner}    `);
+          this.#emit(m.getType(), e, out, `${inner}    `, k + 1);
           out.push(`${inner}    break;`, `${inner}  }`);
         }
         out.push(`${inner}  default:`, `${inner}    return false;`, `${inner}}`);
@@ -195,7 +232,7 @@ class Generator {
         return;
       }
       case DataSchemaType.RECORD:
-        return fail(`!${this.#recordFunction(s as RecordDataSchema)}(${v})`);
+        return fail(`!${this.#recordFunction(s as RecordDataSchema)}(${v}, ${k === 0 ? 'd' : `d + ${k}`})`);
       default:
         out.push(`${pad}return false;`);
     }
@@ -209,7 +246,7 @@ class Generator {
 export function generateCheck(
   schema: DataSchema,
   options: ResolvedValidationOptions,
-): ((raw: unknown) => boolean) | undefined {
+): ((raw: unknown, depth?: number) => boolean) | undefined {
   const { body, sets } = new Generator(options).program(schema);
   try {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the point of this module; see its comment
@@ -218,7 +255,7 @@ export function generateCheck(
       isLong: (v: unknown) => boolean,
       isAvro: (s: string) => boolean,
       sets: Set<string>[],
-    ) => (raw: unknown) => boolean;
+    ) => (raw: unknown, depth?: number) => boolean;
     return factory(KIND, isLongValue, (s) => ByteString.isAvroString(s), sets);
   } catch (err) {
     if (err instanceof EvalError) return undefined;

@@ -38,14 +38,30 @@ export function isLongValue(v: unknown): boolean {
   return typeof v === 'bigint' && v >= LONG_MIN && v <= LONG_MAX && (v < SAFE_MIN || v > SAFE_MAX);
 }
 
-/** A float: a number that rounds to a finite float32 (so not NaN or Infinity). */
+/** A float: NaN, ±Infinity, or a finite number that rounds to a finite float32. */
 export function isFloatValue(v: unknown): boolean {
-  return typeof v === 'number' && v > -FLOAT_LIMIT && v < FLOAT_LIMIT;
+  return typeof v === 'number' && ((v > -FLOAT_LIMIT && v < FLOAT_LIMIT) || v - v !== 0);
 }
 
-/** A double: a finite number. */
+/** A double: any number, NaN and ±Infinity included. */
 export function isDoubleValue(v: unknown): boolean {
-  return typeof v === 'number' && v - v === 0;
+  return typeof v === 'number';
+}
+
+/**
+ * The strings that stand for the non-finite floats and doubles: how JSON writes them (Jackson, and our JSON
+ * writer), and exactly the strings the reference's float and double coercers accept
+ * (`DataTemplateUtil.NumberCoercer.isNonNumericFloat`: `String.valueOf(Float.NaN)` and the two infinities).
+ */
+const NON_FINITE: ReadonlyMap<string, number> = new Map([
+  ['NaN', NaN],
+  ['Infinity', Infinity],
+  ['-Infinity', -Infinity],
+]);
+
+/** The number a string stands for when it is "NaN", "Infinity" or "-Infinity", else undefined. */
+export function nonFiniteOf(v: string): number | undefined {
+  return NON_FINITE.get(v);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -119,22 +135,28 @@ export function toLong(v: unknown, fromStrings: boolean): number | bigint | unde
   return undefined;
 }
 
-/** `v` as a float (a number that rounds to a finite float32), or undefined. */
+/**
+ * `v` as a float, or undefined: a number that is NaN, ±Infinity or rounds to a finite float32; a bigint in the
+ * float range; one of the strings {@link nonFiniteOf} reads (in every mode that converts); decimal text
+ * (`fromStrings`) whose nearest number is in the float range.
+ */
 export function toFloat(v: unknown, fromStrings: boolean): number | undefined {
+  if (typeof v === 'number') return isFloatValue(v) ? v : undefined;
   let n: number | undefined;
-  if (typeof v === 'number') n = v;
-  else if (typeof v === 'bigint') n = Number(v);
-  else if (typeof v === 'string' && fromStrings) n = decimalNumber(v);
-  return n !== undefined && n > -FLOAT_LIMIT && n < FLOAT_LIMIT ? n : undefined;
+  if (typeof v === 'bigint') n = Number(v);
+  else if (typeof v === 'string') n = nonFiniteOf(v) ?? (fromStrings ? decimalNumber(v) : undefined);
+  return n !== undefined && isFloatValue(n) ? n : undefined;
 }
 
-/** `v` as a double (a finite number), or undefined. */
+/**
+ * `v` as a double, or undefined: any number; a bigint; one of the strings {@link nonFiniteOf} reads; decimal
+ * text (`fromStrings`), beyond the double range ±Infinity as Java's `Double.valueOf` reads it.
+ */
 export function toDouble(v: unknown, fromStrings: boolean): number | undefined {
-  let n: number | undefined;
-  if (typeof v === 'number') n = v;
-  else if (typeof v === 'bigint') n = Number(v);
-  else if (typeof v === 'string' && fromStrings) n = decimalNumber(v);
-  return n !== undefined && Number.isFinite(n) ? n : undefined;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'string') return nonFiniteOf(v) ?? (fromStrings ? decimalNumber(v) : undefined);
+  return undefined;
 }
 
 /** `"true"` / `"false"` in any case as a boolean (only when converting strings), or undefined. */

@@ -23,8 +23,12 @@
  *
  * Reading stores directly is a deliberate use of the data layer's internals (`STORE`, `KIND`, `toValue`) by
  * the layer just below it; writing always goes through the public API.
+ *
+ * Depth: both paths recurse, so both count nesting (data/limits.ts; the root container is depth 1). The fast
+ * path says false for a container deeper than MAX_NESTING_DEPTH, and the diagnostic path reports it there as
+ * a message ({@link TOO_DEEP}) and does not look below it: validation reports bad data, it never throws for it.
  */
-import { ByteString, type DataList, type DataMap, type DataValue } from '../../data';
+import { ByteString, MAX_NESTING_DEPTH, type DataList, type DataMap, type DataValue } from '../../data';
 import { toValue } from '../../data/data-map';
 import { KIND, KIND_BYTES, KIND_LIST, KIND_MAP, KIND_NULL, STORE, kindOf } from '../../data/internal';
 import type { ArrayDataSchema } from '../array-schema';
@@ -55,6 +59,16 @@ import { ValidationMessage } from './validation-message';
 import type { ResolvedValidationOptions } from './validation-options';
 
 type Branded = { readonly [KIND]?: number };
+
+/** The message at a container nested deeper than the limit. */
+export const TOO_DEEP = `nested deeper than the maximum depth of ${MAX_NESTING_DEPTH} (MAX_NESTING_DEPTH); not validated below this point`;
+
+/** A container at the current path of `run` is too deep: reports it (the path length is its depth - 1). */
+function tooDeep(run: Run): boolean {
+  if (run.path.length < MAX_NESTING_DEPTH) return false;
+  run.error(TOO_DEEP);
+  return true;
+}
 type RawMap = Record<string, unknown>;
 
 /** State of one diagnostic pass: messages, the path to the value at hand, fix flags, pending trims. */
@@ -105,12 +119,13 @@ export class Run {
 /** The compiled validator of one schema under one option combination. */
 export class Node {
   /**
-   * Fast path over raw store values: true when valid and nothing needs fixing. For containers, generated code
-   * (check-codegen.ts) replaces the closure on the first call.
+   * Fast path over raw store values: true when valid and nothing needs fixing. `depth` is the nesting depth of
+   * `raw` when it is a container (default 1, the root). For containers, generated code (check-codegen.ts)
+   * replaces the closure on the first call.
    */
-  check: (raw: unknown) => boolean = never;
+  check: (raw: unknown, depth?: number) => boolean = never;
   /** The closure version of {@link check}, kept for the comparison tests and where code cannot be generated. */
-  closureCheck: (raw: unknown) => boolean = never;
+  closureCheck: (raw: unknown, depth?: number) => boolean = never;
   /** Diagnostic path over data values: records messages, applies fixes, returns the value or its replacement. */
   fix: (value: unknown, run: Run) => unknown = identity;
 
@@ -198,10 +213,10 @@ export function nodeFor(schema: DataSchema, options: ResolvedValidationOptions, 
     // Generated on first use, not here: a large schema graph compiles only the parts data reaches, and the
     // closures of the parents find the generated function through the node. Primitive checks are single
     // expressions already, so their closures stay.
-    node.check = (raw) => {
+    node.check = (raw, depth) => {
       const generated = generateCheck(s, options) ?? closure;
       node.check = generated;
-      return generated(raw);
+      return generated(raw, depth);
     };
   }
   return node;
@@ -331,9 +346,9 @@ function enumNode(node: Node, schema: EnumDataSchema): void {
 // Containers
 
 function arrayNode(node: Node, items: Node): void {
-  node.check = (raw) => {
-    if (!Array.isArray(raw)) return false;
-    for (let i = 0; i < raw.length; i++) if (!items.check(raw[i])) return false;
+  node.check = (raw, depth = 1) => {
+    if (!Array.isArray(raw) || depth > MAX_NESTING_DEPTH) return false;
+    for (let i = 0; i < raw.length; i++) if (!items.check(raw[i], depth + 1)) return false;
     return true;
   };
   node.fix = (value, run) => {
@@ -341,11 +356,13 @@ function arrayNode(node: Node, items: Node): void {
       run.error('array type is not backed by a DataList');
       return value;
     }
+    if (tooDeep(run)) return value;
     const list = value as DataList;
     const store = list[STORE];
+    const below = run.path.length + 2;
     for (let i = 0; i < store.length; i++) {
       const raw = store[i];
-      if (items.check(raw)) continue;
+      if (items.check(raw, below)) continue;
       const element = toValue(raw);
       run.path.push(i);
       const fixed = items.fix(element, run);
@@ -357,9 +374,9 @@ function arrayNode(node: Node, items: Node): void {
 }
 
 function mapNode(node: Node, values: Node): void {
-  node.check = (raw) => {
-    if (!isRawMap(raw)) return false;
-    for (const k in raw) if (!values.check(raw[k])) return false;
+  node.check = (raw, depth = 1) => {
+    if (!isRawMap(raw) || depth > MAX_NESTING_DEPTH) return false;
+    for (const k in raw) if (!values.check(raw[k], depth + 1)) return false;
     return true;
   };
   node.fix = (value, run) => {
@@ -367,11 +384,13 @@ function mapNode(node: Node, values: Node): void {
       run.error('map type is not backed by a DataMap');
       return value;
     }
+    if (tooDeep(run)) return value;
     const map = value as DataMap;
     const store = map[STORE];
+    const below = run.path.length + 2;
     for (const k of Object.keys(store)) {
       const raw = store[k];
-      if (values.check(raw)) continue;
+      if (values.check(raw, below)) continue;
       const entry = toValue(raw);
       run.path.push(k);
       const fixed = values.fix(entry, run);
@@ -392,9 +411,9 @@ function unionNode(node: Node, schema: UnionDataSchema, child: (s: DataSchema) =
   let text: string | undefined;
   const unionText = (): string => (text ??= spacedSchemaText(schema));
 
-  node.check = (raw) => {
+  node.check = (raw, depth = 1) => {
     if (raw === null) return hasNull;
-    if (!isRawMap(raw)) return false;
+    if (!isRawMap(raw) || depth > MAX_NESTING_DEPTH) return false;
     let key: string | undefined;
     for (const k in raw) {
       if (key !== undefined) return false;
@@ -402,7 +421,7 @@ function unionNode(node: Node, schema: UnionDataSchema, child: (s: DataSchema) =
     }
     if (key === undefined) return false;
     const member = members.get(key);
-    return member !== undefined && member.check(raw[key]);
+    return member !== undefined && member.check(raw[key], depth + 1);
   };
   node.fix = (value, run) => {
     const kind = kindOf(value);
@@ -414,6 +433,7 @@ function unionNode(node: Node, schema: UnionDataSchema, child: (s: DataSchema) =
       run.error('union type is not backed by a DataMap or null');
       return value;
     }
+    if (tooDeep(run)) return value;
     const map = value as DataMap;
     const store = map[STORE];
     const keys = Object.keys(store);
@@ -426,7 +446,7 @@ function unionNode(node: Node, schema: UnionDataSchema, child: (s: DataSchema) =
       const member = members.get(key);
       if (member === undefined) {
         run.error(`"${key}" is not a member type of union ${unionText()}`);
-      } else if (!member.check(store[key])) {
+      } else if (!member.check(store[key], run.path.length + 2)) {
         const entry = toValue(store[key]);
         run.path.push(key);
         const fixed = member.fix(entry, run);
@@ -480,8 +500,8 @@ function recordNode(
   const countKeys = unrecognized !== UnrecognizedFieldMode.IGNORE;
   const recordKey = node.key;
 
-  node.check = (raw) => {
-    if (!isRawMap(raw)) return false;
+  node.check = (raw, depth = 1) => {
+    if (!isRawMap(raw) || depth > MAX_NESTING_DEPTH) return false;
     let present = 0;
     for (let i = 0; i < n; i++) {
       const name = names[i]!;
@@ -495,7 +515,7 @@ function recordNode(
         continue;
       }
       present++;
-      if (!nodes[i]!.check(v)) return false;
+      if (!nodes[i]!.check(v, depth + 1)) return false;
     }
     if (countKeys) {
       let total = 0;
@@ -510,8 +530,10 @@ function recordNode(
       run.error('record type is not backed by a DataMap');
       return value;
     }
+    if (tooDeep(run)) return value;
     const map = value as DataMap;
     const store = map[STORE];
+    const below = run.path.length + 2;
     const seen = new Uint8Array(n);
     for (const k of Object.keys(store)) {
       const i = index.get(k);
@@ -531,7 +553,7 @@ function recordNode(
       seen[i] = 1;
       const raw = store[k];
       const fieldNode = nodes[i]!;
-      if (fieldNode.check(raw)) continue;
+      if (fieldNode.check(raw, below)) continue;
       const field = toValue(raw);
       run.path.push(k);
       const fixed = fieldNode.fix(field, run);

@@ -28,29 +28,13 @@ function rootRaw(value: unknown): unknown {
   return NOT_DATA;
 }
 
-function isStackOverflow(err: unknown): boolean {
-  return err instanceof RangeError && /call stack/i.test(err.message);
-}
-
 function run(node: Node, data: DataValue): ValidationResult {
-  try {
-    if (node.check(rootRaw(data))) return new ValidationResult(data, true, false, false);
-  } catch (err) {
-    if (!isStackOverflow(err)) throw err; // too deep for the fast path: the diagnostic path reports it
-  }
+  // Both paths stop at MAX_NESTING_DEPTH (compile-validator.ts), so no depth of data runs out of stack.
+  if (node.check(rootRaw(data), 1)) return new ValidationResult(data, true, false, false);
   const state = new Run();
-  let fixed: unknown = data;
-  try {
-    fixed = node.fix(data, state);
-    if (fixed !== data) state.hasFix = true;
-    for (const [map, key] of state.trims) map.remove(key);
-  } catch (err) {
-    if (!isStackOverflow(err)) throw err;
-    state.path.length = 0;
-    state.error(
-      'the data is nested too deeply to be validated (the call stack ran out); it may be partly fixed',
-    );
-  }
+  const fixed = node.fix(data, state);
+  if (fixed !== data) state.hasFix = true;
+  for (const [map, key] of state.trims) map.remove(key);
   return new ValidationResult(
     fixed as DataValue,
     state.valid,
@@ -66,7 +50,9 @@ function run(node: Node, data: DataValue): ValidationResult {
  * Svc validates data on its own when it is decoded.
  *
  * The schema is compiled once per option combination and cached on the schema object, so the first call
- * costs a compile and later ones only the walk of the data. Never throws for bad data, only for bad options.
+ * costs a compile and later ones only the walk of the data. Never throws for bad data, only for bad options:
+ * data nested deeper than `MAX_NESTING_DEPTH` (1000) gets the message `nested deeper than the maximum depth
+ * of 1000 (MAX_NESTING_DEPTH); not validated below this point` at the first container too deep.
  *
  * @example
  * ```ts

@@ -5,15 +5,15 @@ import {
   DataList,
   DataMap,
   JsonCodec,
+  MAX_NESTING_DEPTH,
   isSvcError,
   type DataDecodingException,
 } from '../../../src';
 import { parseJsonExact } from '../../../src/data/codecs/json-exact-parser';
-import {
-  bytesMayHoldUnsafeInteger,
-  textMayHoldUnsafeInteger,
-} from '../../../src/data/codecs/unsafe-integer-scan';
+import { NEEDS_EXACT, parseFast } from '../../../src/data/codecs/json-fast-path';
+import { STORE } from '../../../src/data/internal';
 import { dataMapArb, deepList } from '../../support/data-arbitraries';
+import { fuzzRuns } from '../fuzz-runs';
 
 const codec = new JsonCodec();
 const utf8 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'utf8'));
@@ -57,14 +57,16 @@ describe('JsonCodec', () => {
       expect(codec.listToString(list)).toBe('[9223372036854775807,1.5,2]');
     });
 
-    it.each(['9223372036854775809', '-9223372036854775809', '123456789012345678901234567890'])(
-      'refuses the integer %s outside the long range that no double holds exactly, naming its offset',
-      (text) => {
-        const err = decodeError(() => codec.stringToMap(`{"v": ${text}}`));
-        expect(err.message).toMatch(/outside the 64-bit long range and is not exactly a double/);
-        expect(err.offset).toBe(6);
-      },
-    );
+    it.each([
+      '9223372036854775808',
+      '9223372036854775809',
+      '-9223372036854775809',
+      '123456789012345678901234567890',
+    ])('reads the integer %s beyond the long range as the double JSON.parse reads, on both paths', (text) => {
+      for (const doc of [`{"v": ${text}}`, `{"v": ${text}, "unsafe": 12345678901234567}`]) {
+        expect(codec.stringToMap(doc).get('v')).toBe(JSON.parse(text));
+      }
+    });
 
     it.each([1e20, -1e20, 2 ** 64, 2 ** 70])(
       'reads back an integral double %d beyond the long range that JSON.stringify wrote',
@@ -95,11 +97,6 @@ describe('JsonCodec', () => {
         const m = codec.stringToMap(`{"v":${text}}`);
         expect(m.get('v')).toBe(JSON.parse(text));
       }
-    });
-
-    it('refuses a double beyond the double range on the exact path', () => {
-      const err = decodeError(() => codec.stringToMap('{"a":12345678901234567,"b":1e999}'));
-      expect(err.message).toMatch(/outside the double range/);
     });
   });
 
@@ -197,12 +194,13 @@ describe('JsonCodec', () => {
       }
     });
 
-    it('decodes and re-encodes documents nested 200,000 deep', () => {
+    it('decodes and re-encodes documents nested 200,000 deep with a maxDepth that allows them', () => {
+      const deep = new JsonCodec({ maxDepth: 300_000 });
       const depth = 200_000;
       const text = '['.repeat(depth) + ']'.repeat(depth);
-      const list = codec.stringToList(text);
+      const list = deep.stringToList(text);
       expect(codec.listToString(list)).toBe(text);
-      const exact = codec.stringToList('[12345678901234567,' + text + ']');
+      const exact = deep.stringToList('[12345678901234567,' + text + ']');
       expect(codec.listToString(exact)).toBe('[12345678901234567,' + text + ']');
     });
   });
@@ -228,6 +226,233 @@ describe('JsonCodec', () => {
     });
   });
 
+  describe('numbers beyond the double range, NaN and Infinity', () => {
+    const beyond: Array<[string, number]> = [
+      ['1e400', Infinity],
+      ['-1e400', -Infinity],
+      ['1E+999', Infinity],
+      ['123456789e305', Infinity],
+      [`1${'0'.repeat(400)}`, Infinity],
+      [`-1${'0'.repeat(400)}.5`, -Infinity],
+      ['1e-400', 0],
+    ];
+    it.each(beyond)('decodes %s as %s on both paths', (token, value) => {
+      for (const doc of [
+        `{"v":${token}}`,
+        `{"v":${token},"x":12345678901234567}`,
+        `{"v":${token},"e":"\ud800\u0000"}`,
+      ]) {
+        // the last document takes the exact path for its escape
+        const text = doc.replace('\ud800\u0000', '\\u0000');
+        expect(codec.stringToMap(text).get('v')).toBe(value);
+        expect(codec.bytesToMap(utf8(text)).get('v')).toBe(value);
+      }
+      expect(parseJsonExact(`[${token}]`)).toEqual([value]);
+    });
+
+    it('writes NaN, Infinity and -Infinity as the strings Jackson writes', () => {
+      const map = new DataMap()
+        .set('nan', NaN)
+        .set('inf', Infinity)
+        .set('ninf', -Infinity)
+        .set('list', new DataList([1, NaN, Data.NULL]))
+        .set('n', Data.NULL);
+      const expected = '{"nan":"NaN","inf":"Infinity","ninf":"-Infinity","list":[1,"NaN",null],"n":null}';
+      expect(codec.mapToString(map)).toBe(expected);
+      expect(Buffer.from(codec.mapToBytes(map)).toString('utf8')).toBe(expected);
+      expect(map.toString()).toBe(expected);
+    });
+
+    it('writes 1e400 read from a JSON body back as "Infinity", on both paths', () => {
+      for (const text of ['{"a":[1e400],"n":null}', '{"a":[1e400],"n":null,"x":12345678901234567}']) {
+        expect(codec.mapToString(codec.stringToMap(text))).toMatch(/^\{"a":\["Infinity"\],"n":null/);
+      }
+    });
+
+    it('writes a non-finite number found inside a raw store, and null for Data.NULL beside it', () => {
+      const map = new DataMap({ n: Data.NULL });
+      (map[STORE] as Record<string, unknown>).raw = [{ d: -Infinity }];
+      expect(codec.mapToString(map)).toBe('{"n":null,"raw":[{"d":"-Infinity"}]}');
+    });
+
+    it('writes nulls and "null" strings as they are when the graph holds no non-finite number', () => {
+      new DataList([NaN]); // the process has seen one: the encoder now looks whenever it writes a null
+      const map = codec.stringToMap('{"a":null,"b":"null","c":[null,1.5]}');
+      expect(codec.mapToString(map)).toBe('{"a":null,"b":"null","c":[null,1.5]}');
+    });
+  });
+
+  describe('nesting limit', () => {
+    const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
+    const nestedMaps = (depth: number): string => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+    const entryPoints: Array<[string, (c: JsonCodec, text: string) => unknown]> = [
+      ['stringToList', (c, text) => c.stringToList(text)],
+      ['bytesToList', (c, text) => c.bytesToList(utf8(text))],
+    ];
+
+    it('accepts exactly MAX_NESTING_DEPTH levels by default', () => {
+      expect(MAX_NESTING_DEPTH).toBe(1000);
+      for (const [, decode] of entryPoints) {
+        expect(() => decode(codec, nested(MAX_NESTING_DEPTH))).not.toThrow();
+        expect(() => decode(codec, `[12345678901234567,${nested(MAX_NESTING_DEPTH - 1)}]`)).not.toThrow();
+      }
+      expect(codec.stringToMap(nestedMaps(MAX_NESTING_DEPTH)).size).toBe(1);
+    });
+
+    it.each(entryPoints)(
+      'refuses one level more through %s on both paths, naming the limit and the byte offset',
+      (_name, decode) => {
+        for (const [text, offset] of [
+          [nested(MAX_NESTING_DEPTH + 1), MAX_NESTING_DEPTH],
+          [`[12345678901234567,${nested(MAX_NESTING_DEPTH)}]`, 19 + MAX_NESTING_DEPTH - 1],
+          [` [[${nested(MAX_NESTING_DEPTH - 1)}]]`, 1 + MAX_NESTING_DEPTH],
+        ] as const) {
+          const err = decodeError(() => decode(codec, text));
+          expect(err.message).toMatch(/^Nesting deeper than the maximum depth of 1000 at line 1, column \d+/);
+          expect(err.offset).toBe(offset);
+        }
+      },
+    );
+
+    it('refuses maps nested one level too deep', () => {
+      const err = decodeError(() => codec.stringToMap(nestedMaps(MAX_NESTING_DEPTH + 1)));
+      expect(err.message).toMatch(/maximum depth of 1000/);
+      expect(err.offset).toBe(5 * MAX_NESTING_DEPTH);
+    });
+
+    it.each(entryPoints)('refuses 1 MB of nested arrays through %s with the typed error', (_name, decode) => {
+      const closed = nested(512 * 1024);
+      const unclosed = '['.repeat(1024 * 1024);
+      const padded = `[${'"xxxxxxxxxxxxxxxxxxxxxxxxx",['.repeat(40_000)}`;
+      for (const text of [closed, unclosed, padded, `{"tags":${closed}}`]) {
+        const err = decodeError(() => decode(codec, text));
+        expect(err.message).toMatch(/maximum depth of 1000/);
+      }
+    });
+
+    it('applies its maxDepth option to both paths', () => {
+      const shallow = new JsonCodec({ maxDepth: 2 });
+      expect(shallow.stringToList('[[1]]').size).toBe(1);
+      expect(shallow.stringToMap('{"a":[12345678901234567]}').size).toBe(1);
+      for (const text of ['[[[1]]]', '[[[]]]', '[[12345678901234567,[]]]', '{"a":{"b":{}}}']) {
+        const decode = text.startsWith('[')
+          ? () => shallow.stringToList(text)
+          : () => shallow.stringToMap(text);
+        expect(decodeError(decode).message).toMatch(/maximum depth of 2 /);
+      }
+      expect(decodeError(() => new JsonCodec({ maxDepth: 1 }).stringToMap('{"a":[]}')).offset).toBe(5);
+    });
+
+    it.each([0, -1, 1.5, Number.NaN, Infinity])(
+      'refuses maxDepth %p with InvalidOptionException',
+      (maxDepth) => {
+        let caught: unknown;
+        try {
+          new JsonCodec({ maxDepth });
+        } catch (err) {
+          caught = err;
+        }
+        expect(isSvcError(caught, 'InvalidOptionException', 'SVC_ERR_DATA_INVALID_OPTION')).toBe(true);
+        expect((caught as Error).message).toContain('maxDepth must be a positive integer');
+      },
+    );
+  });
+
+  describe('strings Svc data cannot hold', () => {
+    const refused: Array<[string, string, string, RegExp]> = [
+      [
+        'a lone high surrogate escape in a value',
+        '{"a":"x\\ud800"}',
+        '\\ud800',
+        /lone surrogate in a string/,
+      ],
+      ['a lone low surrogate escape in a value', '{"a":"\\uDC00x"}', '\\uDC00', /lone surrogate in a string/],
+      ['surrogate escapes in the wrong order', '{"a":"\\udc00\\ud800"}', '\\udc00', /lone surrogate/],
+      ['a high surrogate escape before another high one', '{"a":"\\ud83d\\ud83d\\ude00"}', '\\ud83d', /lone/],
+      ['a lone surrogate escape in a key', '{"ok":1,"k\\udbff":1}', '\\udbff', /lone surrogate in a key/],
+      ['an escaped NUL in a key', '{"a\\u0000b":1}', '\\u0000', /key holds U\+0000/],
+      ['an escaped NUL in a nested key', '{"a":[{"\\u0000":1}]}', '\\u0000', /key holds U\+0000/],
+    ];
+    it.each(refused)(
+      'refuses %s on both paths, naming the escape and its offset',
+      (_label, text, escape, message) => {
+        for (const doc of [text, text.replace('{', '{"x":12345678901234567,')]) {
+          for (const decode of [() => codec.stringToMap(doc), () => codec.bytesToMap(utf8(doc))]) {
+            const err = decodeError(decode);
+            expect(err.message).toMatch(message);
+            expect(err.offset).toBe(doc.indexOf(escape));
+          }
+        }
+      },
+    );
+
+    it('refuses a raw lone surrogate in text given as a string, naming its byte offset', () => {
+      const err = decodeError(() => codec.stringToMap('{"é":"ab\ud800"}'));
+      expect(err.message).toMatch(/Lone surrogate U\+D800/);
+      expect(err.offset).toBe(9);
+      expect(decodeError(() => codec.stringToList('["\udfff"]')).offset).toBe(2);
+    });
+
+    it('refuses a surrogate encoded in UTF-8 as invalid UTF-8', () => {
+      const bytes = new Uint8Array([...utf8('{"a":"'), 0xed, 0xa0, 0x80, ...utf8('"}')]);
+      const err = decodeError(() => codec.bytesToMap(bytes));
+      expect(err.message).toMatch(/Invalid UTF-8/);
+      expect(err.offset).toBe(6);
+    });
+
+    it('reads escaped and raw surrogate pairs, and U+0000 in values, on both paths', () => {
+      for (const doc of [
+        '{"\\ud83d\\ude00":"\\uD83D\\uDE00😀","v":"a\\u0000b"}',
+        '{"😀":"😀😀","v":"a\\u0000b"}',
+      ]) {
+        for (const text of [doc, doc.replace('{', '{"x":12345678901234567,')]) {
+          for (const map of [codec.stringToMap(text), codec.bytesToMap(utf8(text))]) {
+            expect(map.get('😀')).toBe('😀😀');
+            expect(map.get('v')).toBe('a\u0000b');
+          }
+        }
+      }
+    });
+
+    it('writes U+0000 in a value as \\u0000 and reads it back', () => {
+      const map = new DataMap({ v: 'a\u0000b' });
+      expect(codec.mapToString(map)).toBe('{"v":"a\\u0000b"}');
+      expect(codec.stringToMap(codec.mapToString(map)).equals(map)).toBe(true);
+    });
+  });
+
+  describe('the fast path', () => {
+    const exact: Array<[string, string]> = [
+      ['an integer beyond ±2^53', '[9007199254740992]'],
+      ['LONG_MAX, which JSON.parse rounds to 2^63', '[9223372036854775807]'],
+      ['LONG_MIN', '[-9223372036854775808]'],
+      ['an integral double between 2^53 and 2^63 (it could have been a long)', '[1e18]'],
+      ['a surrogate escape', '["\\ud83d\\ude00"]'],
+      ['an escaped NUL', '["\\u0000"]'],
+      ['nesting one level too deep', `[${'['.repeat(1000)}${']'.repeat(1000)}]`],
+      ['a long text with more than 65,536 brackets', `[${'[],'.repeat(70_000)}[]]`],
+      ['text JSON.parse refuses', '[1,]'],
+    ];
+    it.each(exact)('leaves %s to the exact parser', (_label, text) => {
+      expect(parseFast(text, MAX_NESTING_DEPTH)).toBe(NEEDS_EXACT);
+    });
+
+    const fast: Array<[string, string]> = [
+      [
+        'safe integers and doubles with 17 digits',
+        '[9007199254740991, -9007199254740991, 0.12345678901234567]',
+      ],
+      ['doubles beyond the long range', '[1e19, 9223372036854777856, -1e300]'],
+      ['numbers beyond the double range', '[1e400, -1e400]'],
+      ['other escapes', '["\\u00e9\\n\\"", "\\u1234"]'],
+      ['digits in strings', '["12345678901234567890"]'],
+      ['exactly MAX_NESTING_DEPTH levels', '['.repeat(1000) + ']'.repeat(1000)],
+    ];
+    it.each(fast)('takes JSON.parse for %s', (_label, text) => {
+      expect(parseFast(text, MAX_NESTING_DEPTH)).toEqual(JSON.parse(text));
+    });
+  });
+
   describe('properties', () => {
     it('round-trips any DataMap without bytes through string and bytes', () => {
       fc.assert(
@@ -235,11 +460,11 @@ describe('JsonCodec', () => {
           expect(codec.stringToMap(codec.mapToString(map)).equals(map)).toBe(true);
           expect(codec.bytesToMap(codec.mapToBytes(map)).equals(map)).toBe(true);
         }),
-        { numRuns: 300 },
+        { numRuns: fuzzRuns(300) },
       );
     });
 
-    it('reads any JSON exactly as JSON.parse does, wherever that is exact', () => {
+    it('reads any JSON exactly as JSON.parse does, wherever that is exact, on both paths', () => {
       fc.assert(
         fc.property(fc.json({ maxDepth: 4 }), (text) => {
           const expected: unknown = JSON.parse(text);
@@ -248,37 +473,36 @@ describe('JsonCodec', () => {
             JSON.stringify(parseJsonExact(text), (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)),
           );
           expect(rounded).toEqual(expected);
-          if (
-            typeof expected === 'object' &&
-            expected !== null &&
-            !Array.isArray(expected) &&
-            !/\d{16}/.test(text)
-          ) {
-            expect(Data.toJS(codec.stringToMap(text))).toEqual(expected);
+          if (typeof expected === 'object' && expected !== null && !Array.isArray(expected)) {
+            const fastPath = parseFast(text, MAX_NESTING_DEPTH);
+            const decoded = codec.stringToMap(text);
+            if (fastPath !== NEEDS_EXACT) expect(Data.toJS(decoded)).toEqual(expected);
+            expect(decoded.equals(codec.bytesToMap(utf8(text)))).toBe(true);
           }
         }),
-        { numRuns: 500 },
+        { numRuns: fuzzRuns(500) },
       );
     });
 
-    const noDigits = fc.string({ maxLength: 40 }).map((x) => x.replace(/[0-9]/g, 'x'));
-
-    it('finds every integer token of 16 or more digits, wherever it stands', () => {
+    it('reads every integer token of 16 or more digits exactly, wherever it stands', () => {
       fc.assert(
         fc.property(
-          noDigits,
-          fc.constantFrom('', ' ', '\n', ':', ',', '[', '-', ': -'),
-          fc.integer({ min: 1, max: 30 }),
-          fc.constantFrom('', ' ', '\r', ',', ']', '}'),
-          noDigits,
-          (before, lead, len, trail, after) => {
-            const text =
-              (lead === '' ? '' : before + lead) + '7'.repeat(len) + (trail === '' ? '' : trail + after);
-            expect(textMayHoldUnsafeInteger(text)).toBe(len >= 16);
-            expect(bytesMayHoldUnsafeInteger(utf8(text))).toBe(len >= 16);
+          fc.constantFrom('[', '[ ', '[1,', '[\n', '[-', '{"a":', '{"a": -'),
+          fc.stringMatching(/^[1-9][0-9]{0,29}$/),
+          fc.constantFrom('', ' ', '\r', ','),
+          (lead, digits, trail) => {
+            const inList = lead.startsWith('[');
+            const more = trail === ',' ? (inList ? '2' : '"b":2') : '';
+            const root = codec.stringToMap(`{"k":${lead}${digits}${trail}${more}${inList ? ']' : '}'}}`);
+            const holder = inList ? root.getDataList('k')!.toArray() : Data.toJS(root.getDataMap('k')!);
+            const got = inList ? (holder as unknown[])[lead === '[1,' ? 1 : 0] : (holder as { a: unknown }).a;
+            const exact = BigInt(lead.endsWith('-') ? `-${digits}` : digits);
+            const safe = exact >= -(2n ** 53n) + 1n && exact <= 2n ** 53n - 1n;
+            const inLong = exact >= -(2n ** 63n) && exact < 2n ** 63n;
+            expect(got).toBe(safe ? Number(exact) : inLong ? exact : Number(exact));
           },
         ),
-        { numRuns: 1000 },
+        { numRuns: fuzzRuns(1000) },
       );
     });
 
@@ -288,9 +512,7 @@ describe('JsonCodec', () => {
       ['a mantissa before an exponent', '[12345678901234567e3, 12345678901234567E3]'],
       ['an exponent', '[1e+12345678901234567]'],
       ['digits inside a string', '["id-12345678901234567", "12345678901234567x"]'],
-    ])('does not take %s for an integer token', (_label, text) => {
-      expect(textMayHoldUnsafeInteger(text)).toBe(false);
-      expect(bytesMayHoldUnsafeInteger(utf8(text))).toBe(false);
+    ])('reads %s as JSON.parse does', (_label, text) => {
       expect(Data.toJS(codec.stringToList(text))).toEqual(JSON.parse(text));
     });
 
@@ -299,6 +521,7 @@ describe('JsonCodec', () => {
         fc.property(
           fc.oneof(
             fc.string(),
+            fc.string({ unit: 'binary' }),
             fc.json().map((j) => j.slice(0, -1)),
           ),
           (text) => {
@@ -309,7 +532,7 @@ describe('JsonCodec', () => {
             }
           },
         ),
-        { numRuns: 500 },
+        { numRuns: fuzzRuns(500) },
       );
     });
 
@@ -322,7 +545,66 @@ describe('JsonCodec', () => {
             expect(isSvcError(err, 'DataDecodingException')).toBe(true);
           }
         }),
-        { numRuns: 500 },
+        { numRuns: fuzzRuns(500) },
+      );
+    });
+
+    /** Pieces that make mutations interesting: structure, escapes, long digit runs, huge exponents. */
+    const piece = fc.constantFrom(
+      '[',
+      ']',
+      '{',
+      '}',
+      '"',
+      ':',
+      ',',
+      '\\',
+      '\\u',
+      '\\ud800',
+      '\\udc00',
+      '\\u0000',
+      'e999',
+      '-',
+      '0',
+      '12345678901234567890',
+      '9223372036854775808',
+      'null',
+      'NaN',
+      '\u0000',
+      '\ud800',
+      '[[[[[[[[',
+      '😀',
+    );
+
+    it('turns any mutation of a valid document into data or a DataDecodingException, through both entry points', () => {
+      const shallow = new JsonCodec({ maxDepth: 6 });
+      fc.assert(
+        fc.property(
+          dataMapArb({ bytes: false, maxDepth: 4 }),
+          fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.oneof(piece, fc.string({ maxLength: 3 }))), {
+            minLength: 1,
+            maxLength: 4,
+          }),
+          (map, edits) => {
+            let text = codec.mapToString(map);
+            for (const [at, removed, inserted] of edits) {
+              const i = at % (text.length + 1);
+              text = text.slice(0, i) + inserted + text.slice(i + removed);
+            }
+            for (const decode of [
+              () => codec.stringToMap(text),
+              () => codec.bytesToMap(utf8(text)),
+              () => shallow.stringToMap(text),
+            ]) {
+              try {
+                decode();
+              } catch (err) {
+                if (!isSvcError(err, 'DataDecodingException', 'SVC_ERR_DATA_JSON_DECODE')) throw err;
+              }
+            }
+          },
+        ),
+        { numRuns: fuzzRuns(500) },
       );
     });
   });

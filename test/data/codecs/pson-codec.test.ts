@@ -4,6 +4,7 @@ import {
   DataList,
   DataMap,
   InvalidOptionException,
+  JsonCodec,
   PSON_CONTENT_TYPE,
   PsonCodec,
   isSvcError,
@@ -279,13 +280,12 @@ describe('PsonCodec', () => {
       ['-2^63 (bigint)', -(2n ** 63n), '03 00 00 00 00 00 00 00 80'],
       ['1.5', 1.5, '05 00 00 00 00 00 00 f8 3f'],
       ['-0 (a double, so the sign survives)', -0, '05 00 00 00 00 00 00 00 80'],
-      [
-        '2^53 as a number (a double: past 2^53 a number is not an exact long)',
-        2 ** 53,
-        '05 00 00 00 00 00 00 40 43',
-      ],
+      ['2^63 (beyond the long range: a double)', 2 ** 63, '05 00 00 00 00 00 00 e0 43'],
       ['1e300', 1e300, '05 9c 75 00 88 3c e4 37 7e'],
       ['Number.MIN_VALUE', Number.MIN_VALUE, '05 01 00 00 00 00 00 00 00'],
+      ['NaN', NaN, '05 00 00 00 00 00 00 f8 7f'],
+      ['Infinity', Infinity, '05 00 00 00 00 00 00 f0 7f'],
+      ['-Infinity', -Infinity, '05 00 00 00 00 00 00 f0 ff'],
     ];
     it.each(table)('writes %s as %s and reads it back unchanged', (_name, value, bytes) => {
       const encoded = DEFAULT.listToBytes(new DataList([value]));
@@ -293,6 +293,45 @@ describe('PsonCodec', () => {
       const back = DEFAULT.bytesToList(encoded).get(0);
       expect(typeof back).toBe(typeof value);
       expect(Object.is(back, value)).toBe(true);
+    });
+
+    // JSON writes these without a fraction and reads them back as longs, so PSON writes them as longs too
+    const integralBeyondSafe: Array<[string, number, string, bigint]> = [
+      ['2^53', 2 ** 53, '03 00 00 00 00 00 00 20 00', 2n ** 53n],
+      ['-(2^53)', -(2 ** 53), '03 00 00 00 00 00 00 e0 ff', -(2n ** 53n)],
+      ['2^60', 2 ** 60, '03 00 00 00 00 00 00 00 10', 2n ** 60n],
+      [
+        '2^63 - 1024, the largest double below 2^63',
+        2 ** 63 - 1024,
+        '03 00 fc ff ff ff ff ff 7f',
+        2n ** 63n - 1024n,
+      ],
+      ['-2^63', -(2 ** 63), '03 00 00 00 00 00 00 00 80', -(2n ** 63n)],
+      ['1e18', 1e18, '03 00 00 64 a7 b3 b6 e0 0d', 10n ** 18n],
+    ];
+    it.each(integralBeyondSafe)(
+      'writes the number %s as a long, as JSON writes it, and reads it back as that long',
+      (_name, value, bytes, long) => {
+        const encoded = DEFAULT.listToBytes(new DataList([value]));
+        expect(body(encoded)).toBe(`11 ${bytes} ff`);
+        expect(DEFAULT.bytesToList(encoded).get(0)).toBe(long);
+        expect(body(DEFAULT.listToBytes(new DataList([long])))).toBe(`11 ${bytes} ff`);
+      },
+    );
+
+    it('writes {"v":9007199254740992} read from JSON as a long, and the same bytes from the number 2^53', () => {
+      const fromJson = new JsonCodec().stringToMap('{"v":9007199254740992}');
+      const expected = '21 81 76 00 03 00 00 00 00 00 00 20 00 80';
+      expect(body(DEFAULT.mapToBytes(fromJson))).toBe(expected);
+      expect(body(DEFAULT.mapToBytes(mapOf(['v', 2 ** 53])))).toBe(expected);
+    });
+
+    it('writes a bigint as a long even inside int32, 0n included (found in a raw store: insertion stores it as a number)', () => {
+      const list = new DataList();
+      list[STORE].push(0n, -1n, 5n);
+      expect(body(DEFAULT.listToBytes(list))).toBe(
+        '11 03 00 00 00 00 00 00 00 00 03 ff ff ff ff ff ff ff ff 03 05 00 00 00 00 00 00 00 ff',
+      );
     });
 
     it('reads a long inside ±(2^53-1) as a number and one outside as a bigint', () => {
@@ -393,9 +432,32 @@ describe('PsonCodec', () => {
       expect(DEFAULT.bytesToList(doc('11 0a 02 00 00 00 78 41 ff')).toArray()).toEqual(['x']);
     });
 
-    it('reads invalid UTF-8 with U+FFFD in its place, as Java does', () => {
-      const list = DEFAULT.bytesToList(doc('11 0a 04 00 00 00 61 ff 62 00 09 c3 00 21 81 80 00 00 80 ff'));
-      expect(Data.toJS(list)).toEqual(['a\ufffdb', '\ufffd', { '\ufffd': null }]);
+    it.each([
+      ['a sized string', '11 0a 04 00 00 00 61 ff 62 00 ff', 15],
+      ['a NUL-terminated string', '11 09 61 62 c3 00 ff', 12],
+      ['a short key', '21 81 80 00 00 80', 10],
+      ['two keys that would both read as a\ufffd', '21 81 61 fe 00 00 83 61 ff 00 00 80', 11],
+      ['a long key', `21 81 ${'61 '.repeat(70)}c0 af 00 00 80`, 80],
+      ['a surrogate encoded in UTF-8', '11 0a 04 00 00 00 ed a0 80 00 ff', 14],
+      ['a code point beyond U+10FFFF', '11 09 f4 90 80 80 00 ff', 10],
+      ['an overlong encoding', '11 0a 03 00 00 00 c0 af 00 ff', 14],
+    ])(
+      'refuses invalid UTF-8 in %s, which the reference would read as U+FFFD, naming the offset',
+      (_label, bodyHex, offset) => {
+        const input = doc(bodyHex);
+        const err = thrown(() =>
+          bodyHex.startsWith('21') ? DEFAULT.bytesToMap(input) : DEFAULT.bytesToList(input),
+        );
+        expect(isSvcError(err, 'DataDecodingException', 'SVC_ERR_DATA_PSON_DECODE')).toBe(true);
+        expect((err as Error).message).toMatch(/^Invalid UTF-8 in a string/);
+        expect((err as { offset: number }).offset).toBe(offset);
+      },
+    );
+
+    it('reads a real U+FFFD, and the same key again from its cache', () => {
+      const input = doc('11 0a 04 00 00 00 ef bf bd 00 21 81 ef bf bd 00 00 80 ff');
+      for (let i = 0; i < 2; i++)
+        expect(Data.toJS(DEFAULT.bytesToList(input))).toEqual(['\ufffd', { '\ufffd': null }]);
     });
   });
 
@@ -407,24 +469,40 @@ describe('PsonCodec', () => {
       expect(DEFAULT.bytesToList(bytes).get(0)).toBe('a\u0000b');
     });
 
-    it('refuses a NUL inside a string value in C-string mode, where it would cut the string short', () => {
+    it('writes a NUL inside a string value with its length even in C-string mode, where a C-string would end at it', () => {
       const codec = new PsonCodec({ encodeStringLength: false });
-      const err = thrown(() => codec.listToBytes(new DataList(['ok', 'a\u0000b'])));
-      expect(isSvcError(err, 'DataEncodingException', 'SVC_ERR_DATA_ENCODE')).toBe(true);
-      expect((err as Error).message).toMatch(/U\+0000/);
+      const bytes = codec.listToBytes(new DataList(['ok', 'a\u0000b', '\u0000']));
+      expect(body(bytes)).toBe('11 09 6f 6b 00 0a 04 00 00 00 61 00 62 00 0a 02 00 00 00 00 00 ff');
+      expect(codec.bytesToList(bytes).toArray()).toEqual(['ok', 'a\u0000b', '\u0000']);
     });
 
+    /** A map whose store holds `key`, which insertion refuses: what code building raw stores could make. */
+    function rawMap(key: string): DataMap {
+      const map = mapOf(['ok', 1]);
+      (map[STORE] as Record<string, unknown>)[key] = 2;
+      return map;
+    }
+
     it.each(ALL_OPTIONS)(
-      'refuses a NUL inside a map key, which the reference would corrupt (%s)',
+      'refuses a NUL inside a map key of a raw store, which the reference would corrupt (%s)',
       (_l, options) => {
-        const err = thrown(() => new PsonCodec(options).mapToBytes(mapOf(['ok', 1], ['a\u0000b', 2])));
+        const err = thrown(() => new PsonCodec(options).mapToBytes(rawMap('a\u0000b')));
         expect(isSvcError(err, 'DataEncodingException', 'SVC_ERR_DATA_ENCODE')).toBe(true);
         expect((err as Error).message).toContain('"a\\u0000b"');
       },
     );
 
+    it.each(['a\ud800b', '\udc00'])(
+      'refuses a lone surrogate in a map key of a raw store (%j), which the reference would write as ? and so merge keys',
+      (key) => {
+        const err = thrown(() => DEFAULT.mapToBytes(rawMap(key)));
+        expect(isSvcError(err, 'DataEncodingException', 'SVC_ERR_DATA_ENCODE')).toBe(true);
+        expect((err as Error).message).toMatch(/lone UTF-16 surrogate/);
+      },
+    );
+
     it('still encodes after a refused document', () => {
-      thrown(() => DEFAULT.mapToBytes(mapOf(['a', 1], ['b\u0000', 2])));
+      thrown(() => DEFAULT.mapToBytes(rawMap('b\u0000')));
       expect(body(DEFAULT.mapToBytes(mapOf(['b', 1])))).toBe('21 81 62 00 02 01 00 00 00 80');
     });
 
@@ -433,16 +511,20 @@ describe('PsonCodec', () => {
       ['a lone low surrogate', 'a\udc00b', '61 3f 62'],
       ['a high surrogate at the end', 'ab\ud83d', '61 62 3f'],
       ['two high surrogates before a low one', '\ud83d\ud83d\ude00', '3f f0 9f 98 80'],
-    ])('writes %s as ? (0x3F), as the reference does', (_name, text, utf8) => {
-      for (const value of [text, text.repeat(20)]) {
-        const bytes = DEFAULT.listToBytes(new DataList([value]));
-        const expectedText = Buffer.from(utf8.replace(/ /g, ''), 'hex').toString('utf8');
-        expect(DEFAULT.bytesToList(bytes).get(0)).toBe(
-          value === text ? expectedText : expectedText.repeat(20),
-        );
-      }
-      expect(body(DEFAULT.mapToBytes(mapOf([text, 1])))).toBe(`21 81 ${utf8} 00 02 01 00 00 00 80`);
-    });
+    ])(
+      'writes %s in a string value of a raw store as ? (0x3F), as the reference does',
+      (_name, text, utf8) => {
+        for (const value of [text, text.repeat(20)]) {
+          const list = new DataList();
+          list[STORE].push(value);
+          const bytes = DEFAULT.listToBytes(list);
+          const expectedText = Buffer.from(utf8.replace(/ /g, ''), 'hex').toString('utf8');
+          expect(DEFAULT.bytesToList(bytes).get(0)).toBe(
+            value === text ? expectedText : expectedText.repeat(20),
+          );
+        }
+      },
+    );
   });
 
   describe('graphs', () => {
@@ -486,8 +568,6 @@ describe('PsonCodec', () => {
     it.each([
       ['undefined', undefined, /type undefined/],
       ['a function', () => 1, /type function/],
-      ['NaN', Number.NaN, /NaN cannot be written/],
-      ['Infinity', Number.POSITIVE_INFINITY, /Infinity cannot be written/],
       ['a bigint past 64 bits', 2n ** 64n, /outside the 64-bit long range/],
       ['an object of unknown kind', { [KIND]: 99 }, /unknown kind 99/],
     ])('refuses %s smuggled into a store with a DataEncodingException', (_what, value, message) => {

@@ -184,7 +184,11 @@ const TABLES: Readonly<Record<string, readonly Table[]>> = {
     },
   ],
   float: [
-    { type: '"float"', modes: ALL, valid: [1, -1, 1.5, 0.1, 3.4028234663852886e38, -3.4e38, 1e-45] },
+    {
+      type: '"float"',
+      modes: ALL,
+      valid: [1, -1, 1.5, 0.1, 3.4028234663852886e38, -3.4e38, 1e-45, NaN, Infinity, -Infinity],
+    },
     {
       type: '"float"',
       modes: [OFF],
@@ -192,6 +196,7 @@ const TABLES: Readonly<Record<string, readonly Table[]>> = {
         [BIG, notBacked('1152921504606846976', 'Float')],
         [1e39, notBacked('1e+39', 'Float')],
         ['1.5', notBacked('1.5', 'Float')],
+        ['NaN', notBacked('NaN', 'Float')],
         [true, notBacked('true', 'Float')],
         ...foreign('Float', OFF),
       ],
@@ -199,13 +204,19 @@ const TABLES: Readonly<Record<string, readonly Table[]>> = {
     {
       type: '"float"',
       modes: COERCING,
-      fixed: [[BIG, 1152921504606846976]],
+      // the three strings JSON writes NaN and ±Infinity as, which the reference's float coercer reads
+      fixed: [
+        [BIG, 1152921504606846976],
+        ['NaN', NaN],
+        ['Infinity', Infinity],
+        ['-Infinity', -Infinity],
+      ],
       invalid: [
         [1e39, notCoerced('1e+39', 'Float')],
-        // the reference makes these NaN and ±Infinity, which data cannot hold
-        ['NaN', notCoerced('NaN', 'Float')],
-        ['Infinity', notCoerced('Infinity', 'Float')],
-        ['-Infinity', notCoerced('-Infinity', 'Float')],
+        ['nan', notCoerced('nan', 'Float')],
+        ['+Infinity', notCoerced('+Infinity', 'Float')],
+        ['Infinity ', notCoerced('Infinity ', 'Float')],
+        ['inf', notCoerced('inf', 'Float')],
         [true, notCoerced('true', 'Float')],
         ...foreign('Float', NORMAL),
       ],
@@ -228,13 +239,18 @@ const TABLES: Readonly<Record<string, readonly Table[]>> = {
     },
   ],
   double: [
-    { type: '"double"', modes: ALL, valid: [1, -1, 1.5, 1e300, -1e-300, Number.MAX_VALUE] },
+    {
+      type: '"double"',
+      modes: ALL,
+      valid: [1, -1, 1.5, 1e300, -1e-300, Number.MAX_VALUE, NaN, Infinity, -Infinity],
+    },
     {
       type: '"double"',
       modes: [OFF],
       invalid: [
         [BIG, notBacked('1152921504606846976', 'Double')],
         ['1.5', notBacked('1.5', 'Double')],
+        ['-Infinity', notBacked('-Infinity', 'Double')],
         [false, notBacked('false', 'Double')],
         ...foreign('Double', OFF),
       ],
@@ -245,9 +261,14 @@ const TABLES: Readonly<Record<string, readonly Table[]>> = {
       fixed: [
         [BIG, 1152921504606846976],
         [LONG_MIN, -9223372036854775808],
+        ['NaN', NaN],
+        ['Infinity', Infinity],
+        ['-Infinity', -Infinity],
       ],
       invalid: [
-        ['NaN', notCoerced('NaN', 'Double')],
+        ['NAN', notCoerced('NAN', 'Double')],
+        ['-NaN', notCoerced('-NaN', 'Double')],
+        ['infinity', notCoerced('infinity', 'Double')],
         [false, notCoerced('false', 'Double')],
         ...foreign('Double', NORMAL),
       ],
@@ -260,11 +281,11 @@ const TABLES: Readonly<Record<string, readonly Table[]>> = {
         ['1.5', 1.5],
         ['1e300', 1e300],
         ['-0.000001', -0.000001],
+        // beyond the double range, as Java's Double.valueOf reads it
+        ['1e400', Infinity],
+        ['-1e400', -Infinity],
       ],
-      invalid: [
-        ['1e400', notCoerced('1e400', 'Double')],
-        ['Infinity', notCoerced('Infinity', 'Double')],
-      ],
+      invalid: [['1e400x', notCoerced('1e400x', 'Double')]],
     },
   ],
   boolean: [
@@ -564,6 +585,7 @@ function messageOf(text: string): string {
 
 /** A short label for a table value (bigints and ByteStrings included). */
 function label(v: JsValue): string {
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v); // unquoted, unlike the string "NaN"
   return JSON.stringify(v, (_k, x: unknown) =>
     typeof x === 'bigint' ? `${x}n` : x instanceof ByteString ? x.toString() : x,
   );

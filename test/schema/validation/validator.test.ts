@@ -117,7 +117,8 @@ describe('compiling', () => {
     );
   });
 
-  it('does not run out of stack on deep data, and says so when the data is deeper than it can go', () => {
+  it('stops at MAX_NESTING_DEPTH with a message at the first container too deep (see nesting-depth.test.ts)', () => {
+    // record, list, record, list...: `depth` records nest 2 * depth - 1 levels
     const nest = (depth: number): DataMap => {
       let node = new DataMap([['value', 0]]);
       for (let i = 1; i < depth; i++)
@@ -127,12 +128,16 @@ describe('compiling', () => {
         ]);
       return node;
     };
-    expect(validate(nest(1000), schema).isValid()).toBe(true);
-    const deep = validate(nest(200_000), schema);
-    expect(deep.isValid()).toBe(false);
-    expect(deep.getMessage()).toBe(
-      'ERROR ::  :: the data is nested too deeply to be validated (the call stack ran out); it may be partly fixed\n',
-    );
+    expect(validate(nest(500), schema).isValid()).toBe(true);
+    for (const depth of [501, 200_000]) {
+      const result = validate(nest(depth), schema);
+      expect(result.isValid()).toBe(false);
+      expect(result.getMessages()).toHaveLength(1);
+      expect(result.getMessages()[0]!.getPath()).toHaveLength(1000);
+      expect(result.getMessage()).toMatch(
+        /^ERROR :: (\/children\/0){500} :: nested deeper than the maximum depth of 1000 \(MAX_NESTING_DEPTH\); not validated below this point\n$/,
+      );
+    }
   });
 });
 
