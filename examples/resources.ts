@@ -11,6 +11,7 @@
  * throw `ServiceError` for a chosen status.
  */
 import {
+  BatchFinderResult,
   INT,
   LONG,
   LONG_KEY,
@@ -20,7 +21,9 @@ import {
   action,
   association,
   assocKey,
+  batchFinder,
   collection,
+  criteriaOf,
   entityAction,
   enumOf,
   finder,
@@ -30,7 +33,9 @@ import {
 import { of } from 'rxjs';
 import { Album } from './src/main/generated/com/example/photos/Album';
 import { AlbumEntry } from './src/main/generated/com/example/photos/AlbumEntry';
+import { Exif } from './src/main/generated/com/example/photos/Exif';
 import { Photo } from './src/main/generated/com/example/photos/Photo';
+import { PhotoCriteria } from './src/main/generated/com/example/photos/PhotoCriteria';
 import { PhotoFormat } from './src/main/generated/com/example/photos/PhotoFormat';
 import { PurgeResult } from './src/main/generated/com/example/photos/PurgeResult';
 import type { PhotoLibrary } from './store';
@@ -92,6 +97,24 @@ export function photosResource(lib: PhotoLibrary) {
           ({ title, format }) => lib.findPhotos(title, format),
         ),
         byTag: finder({ params: { tag: STRING } }, ({ tag }) => lib.photosTagged(tag)),
+      },
+      batchFinders: {
+        // GET /photos?bq=searchPhotos&criteria=List((title:Sunrise,format:JPEG),(...)): one page per criterion,
+        // in the order sent; criteria nothing matches are left out, and the framework answers them 404
+        searchPhotos: batchFinder(
+          {
+            batchParam: 'criteria',
+            params: { criteria: criteriaOf(PhotoCriteria), exif: optional(recordOf(Exif)) },
+          },
+          (criteria, { exif }) => {
+            const result = new BatchFinderResult<PhotoCriteria, Photo>();
+            for (const c of criteria) {
+              const found = lib.searchPhotos(c.getTitle(), c.getFormat(), exif);
+              if (found.length > 0) result.putResult(c, found);
+            }
+            return result;
+          },
+        ),
       },
       actions: {
         // removes photos taken before a time (and their album entries); an Observable works as well

@@ -13,6 +13,7 @@ export function curlLines(base: string): string[] {
     `curl -s ${base}/photos/1`,
     `curl -s '${base}/photos?ids=List(1,2)&fields=title,format'`,
     `curl -s '${base}/photos?q=titleAndOrFormat&format=JPEG&count=1'`,
+    `curl -s -H 'X-Svc-Protocol-Version: 2.0.0' '${base}/photos?bq=searchPhotos&criteria=List((title:Sunrise%20over%20the%20bay,format:JPEG),(title:Nowhere,format:PNG))'`,
     `curl -s -X POST ${json} -d '{"title":"Harbour at dusk","format":"JPEG","tags":["bay"]}' ${base}/photos`,
     `curl -s -X POST ${json} -d '{"patch":{"$set":{"title":"Sunrise, again"}}}' ${base}/photos/1`,
     `curl -s -X POST ${json} -d '{"tag":"favourite"}' '${base}/photos/1?action=addTag'`,

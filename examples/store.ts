@@ -8,12 +8,18 @@ import { Exif } from './src/main/generated/com/example/photos/Exif';
 import { LatLong } from './src/main/generated/com/example/photos/LatLong';
 import { Photo } from './src/main/generated/com/example/photos/Photo';
 import { PhotoFormat } from './src/main/generated/com/example/photos/PhotoFormat';
-import { StringArray } from 'svc-framework';
+import { DataList, DataMap, type DataValue, GetMode, StringArray } from 'svc-framework';
 
 /** Ids are longs: numbers, or bigints beyond 2^53; the maps key them by their decimal text. */
 export type Id = number | bigint;
 
 const text = (id: Id): string => String(id);
+
+/** Data equality of two values (containers compare by content). */
+function sameData(a: DataValue | undefined, b: DataValue): boolean {
+  if (a instanceof DataMap || a instanceof DataList) return a.equals(b);
+  return a === b;
+}
 
 /** An album entry's key. */
 export interface EntryKey {
@@ -68,6 +74,20 @@ export class PhotoLibrary {
         (needle === undefined || p.getTitle().toLowerCase().includes(needle)) &&
         (format === undefined || p.getFormat() === format),
     );
+  }
+
+  /**
+   * Photos whose title is `title` and format `format` (the photos resource of Rest.li's example service
+   * matches criteria exactly), and whose EXIF data has the fields `exif` gives, if any.
+   */
+  searchPhotos(title: string, format: PhotoFormat, exif: Exif | undefined): Photo[] {
+    const wanted = exif?.data();
+    return this.listPhotos().filter((p) => {
+      if (p.getTitle() !== title || p.getFormat() !== format) return false;
+      if (wanted === undefined) return true;
+      const has = p.getExif(GetMode.NULL)?.data();
+      return has !== undefined && [...wanted.entries()].every(([k, v]) => sameData(has.get(k), v));
+    });
   }
 
   /** Photos tagged `tag`. */

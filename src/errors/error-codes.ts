@@ -379,6 +379,12 @@ export const ERROR_CODES = {
     summary:
       'A query, action or association-key parameter cannot be coerced to its declared type; the message names the parameter and its value.',
   },
+  SVC_ERR_BIND_BATCH_TOO_LARGE: {
+    errorName: 'ParameterBindingError',
+    status: 400,
+    summary:
+      "A batch finder request has more criteria than the method's `maxBatchSize` (`The request batch size: N is larger than the allowed max batch size: M for method: name`).",
+  },
   SVC_ERR_BIND_BAD_BODY: {
     errorName: 'RequestBodyError',
     status: 400,
@@ -419,6 +425,18 @@ export const ERROR_CODES = {
     status: 500,
     summary:
       "A resource handler returned a value of the wrong shape (not an entity of the resource's class, a bad status, an unknown batch key...).",
+  },
+  SVC_ERR_INVOKE_TIMEOUT: {
+    errorName: 'HandlerTimeoutError',
+    status: 504,
+    summary:
+      "A request took longer than its resource's (or the server's) `timeout`: answered 504, `ctx.signal` aborted and every handler Observable unsubscribed.",
+  },
+  SVC_ERR_INVOKE_CLIENT_CLOSED: {
+    errorName: 'ClientClosedError',
+    status: 499,
+    summary:
+      'The client closed the connection before the response was ready: `ctx.signal` aborts with it and every handler Observable is unsubscribed (nothing is sent).',
   },
   SVC_ERR_INVOKE_OUTPUT_VALIDATION: {
     errorName: 'OutputValidationError',

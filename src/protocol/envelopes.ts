@@ -552,8 +552,8 @@ export function readActionResponse(body: DataValue | undefined): DataValue | und
 export const BATCH_FINDER_MISSING_RESULT_MESSAGE =
   "The server didn't find a representation for this criteria";
 
-/** The outcome of one batch finder criterion. */
-export type BatchFinderCriteriaResult = CollectionResult | { readonly error: ErrorBody };
+/** The outcome of one batch finder criterion: a collection (or its body, built already), or an error. */
+export type BatchFinderCriteriaResult = CollectionResult | DataMap | { readonly error: ErrorBody };
 
 /**
  * `{"elements":[criteriaResult, ...]}`, one per criterion in request order: a success is a collection
@@ -562,7 +562,9 @@ export type BatchFinderCriteriaResult = CollectionResult | { readonly error: Err
 export function batchFinderResponse(items: Iterable<BatchFinderCriteriaResult>): DataMap {
   const list = new DataList();
   for (const item of items) {
-    if ('error' in item) {
+    if (item instanceof DataMap) {
+      list.add(item);
+    } else if ('error' in item) {
       list.add(
         new DataMap([
           ['elements', new DataList()],

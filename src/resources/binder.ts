@@ -19,7 +19,7 @@ import {
   parseFillInDefaults,
 } from '../protocol';
 import type { RecordTemplate } from '../templates';
-import { RequestBodyError } from './errors';
+import { ParameterBindingError, RequestBodyError } from './errors';
 import { keyAsIs } from './key-types';
 import { PatchRequest, checkPatch } from './patch';
 import type { RouteResult } from './router';
@@ -78,6 +78,8 @@ export class Context implements ResourceContext {
   declare readonly log: SvcLogger;
   /** Headers handlers set, added to the response. */
   declare responseHeaders: Record<string, string> | undefined;
+  /** Made on first use of {@link signal} (most requests never need one). */
+  declare abortController: AbortController | undefined;
 
   constructor(route: RouteResult, req: BindingRequest, paging: Paging) {
     this.resource = route.resource.path;
@@ -101,6 +103,11 @@ export class Context implements ResourceContext {
     this.attributes = req.attributes;
     this.log = req.log;
     this.responseHeaders = undefined;
+    this.abortController = undefined;
+  }
+
+  get signal(): AbortSignal {
+    return (this.abortController ??= new AbortController()).signal;
   }
 
   setResponseHeader(name: string, value: string): void {
@@ -233,7 +240,7 @@ function batchEntities<T>(
 export function bind(route: RouteResult, req: BindingRequest): BoundCall {
   const { target, method } = route;
   const paging =
-    method === 'finder' || method === 'get_all'
+    method === 'finder' || method === 'get_all' || method === 'batch_finder'
       ? parsePagingParams(
           req.query.get(QueryParam.START),
           req.query.get(QueryParam.COUNT),
@@ -337,9 +344,25 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
       input = entityLevel ? { key: route.key, params } : { params };
       break;
     }
+    case 'batch_finder': {
+      const batch = target.batch!;
+      const params = target.params!.bind(req.query, route.pathKeys);
+      const criteria = params[batch.param] as readonly unknown[];
+      if (batch.maxBatchSize !== undefined && criteria.length > batch.maxBatchSize) {
+        throw new ParameterBindingError(
+          'SVC_ERR_BIND_BATCH_TOO_LARGE',
+          batch.param,
+          `The request batch size: ${criteria.length} is larger than the allowed max batch size: ${batch.maxBatchSize} for method: ${target.name}`,
+        );
+      }
+      const others: Record<string, unknown> = {};
+      for (const name of Object.keys(params)) if (name !== batch.param) others[name] = params[name];
+      args = [criteria, others];
+      input = { params };
+      break;
+    }
     default:
-      // batch_finder: routing never selects it yet
-      throw new RequestBodyError(`Method ${method} is not supported`);
+      throw new RequestBodyError(`Method ${String(method)} is not supported`);
   }
   const fillIn = req.query.get(QueryParam.FILL_IN_DEFAULTS);
   return {

@@ -7,7 +7,9 @@ import {
   type KeyType,
   compoundKey,
 } from './key-types';
-import type { ParamSpecs, ParamsOf } from './params';
+import type { Observable } from 'rxjs';
+import type { BatchFinderResult } from './batch-finder-result';
+import type { CriteriaOf, OtherParamsOf, ParamSpecs, ParamsOf } from './params';
 import type { PatchRequest } from './patch';
 import type { MaybeAsync, RequestFilter, ResourceContext } from './request';
 import type { RecordClass, ValueType } from './value-types';
@@ -121,8 +123,17 @@ export interface FinderDef<P extends ParamSpecs, V, M extends RecordTemplate = R
   readonly params: P;
   readonly paging: PagingSpec;
   readonly metadata: RecordClass<M> | undefined;
-  handler(params: ParamsOf<P>, ctx: ResourceContext): MaybeAsync<CollectionReturn<V, M>>;
+  handler(params: ParamsOf<P>, ctx: ResourceContext): CollectionAnswer<V, M>;
 }
+
+/**
+ * What a finder, get_all or per-criterion batch finder handler gives: a {@link CollectionReturn}, a promise
+ * of one, or an Observable that is a **stream of entities** (every value is an element, in order; a single
+ * list or page value is taken as the whole answer, so `of(page)` works too). Unsubscribed when the caller
+ * goes away or the method's `timeout` expires.
+ */
+export type CollectionAnswer<V, M extends RecordTemplate = RecordTemplate> =
+  CollectionReturn<V, M> | PromiseLike<CollectionReturn<V, M>> | Observable<V | CollectionReturn<V, M>>;
 
 /** The spec of a finder: parameters, paging and the metadata record. */
 export interface FinderSpec<P extends ParamSpecs, M extends RecordTemplate = RecordTemplate> {
@@ -144,7 +155,7 @@ export interface FinderSpec<P extends ParamSpecs, M extends RecordTemplate = Rec
  */
 export function finder<const P extends ParamSpecs, V = never, M extends RecordTemplate = RecordTemplate>(
   spec: FinderSpec<P, M>,
-  handler: (params: ParamsOf<P>, ctx: ResourceContext) => MaybeAsync<CollectionReturn<V, M>>,
+  handler: (params: ParamsOf<P>, ctx: ResourceContext) => CollectionAnswer<V, M>,
 ): FinderDef<P, V, M> {
   return Object.freeze({
     kind: 'finder' as const,
@@ -154,6 +165,168 @@ export function finder<const P extends ParamSpecs, V = never, M extends RecordTe
     handler,
   });
 }
+
+/** The default number of criteria a per-criterion batch finder runs at once. */
+export const DEFAULT_BATCH_FINDER_CONCURRENCY = 256;
+
+/** The spec of a batch finder (`@BatchFinder(value, batchParam)`). */
+export interface BatchFinderSpec<P extends ParamSpecs, M extends RecordTemplate = RecordTemplate> {
+  /**
+   * The name of the batch parameter, which `params` declares with `criteriaOf(CriteriaRecord)`: the criteria
+   * go on the wire as `<batchParam>=List((...),(...))`.
+   */
+  readonly batchParam: string;
+  /** The batch parameter and the other query parameters (`optional`, `assocKey` as for finders). */
+  readonly params: P;
+  /** As for finders: `true` = the handler pages (per criterion, reading `ctx.paging`). Default false. */
+  readonly paging?: PagingSpec;
+  /** The metadata record each criterion's result may carry. */
+  readonly metadata?: RecordClass<M>;
+  /**
+   * Most criteria in one request (the reference's `@MaxBatchSize(validate = true)`): more is a 400 naming
+   * the limit. Default: no limit beyond the request's size.
+   */
+  readonly maxBatchSize?: number;
+}
+
+/** The spec of a per-criterion batch finder: also how many criteria run at once. */
+export interface PerCriterionBatchFinderSpec<
+  P extends ParamSpecs,
+  M extends RecordTemplate = RecordTemplate,
+> extends BatchFinderSpec<P, M> {
+  /**
+   * How many criteria run at once (their handler Observables subscribed together; RxJS `mergeMap`'s
+   * concurrency). Default {@link DEFAULT_BATCH_FINDER_CONCURRENCY} (256).
+   */
+  readonly concurrency?: number;
+}
+
+/** What a whole-batch handler returns: a result per criterion it answers (see {@link BatchFinderResult}). */
+export type BatchFinderReturn<C, V, M extends RecordTemplate = RecordTemplate> = MaybeAsync<
+  BatchFinderResult<C, V, M>
+>;
+
+/** A batch finder whose handler answers every criterion at once. */
+export interface WholeBatchFinderDef<P extends ParamSpecs, V, M extends RecordTemplate = RecordTemplate> {
+  readonly kind: 'batchFinder';
+  readonly form: 'batch';
+  readonly batchParam: string;
+  readonly params: P;
+  readonly paging: PagingSpec;
+  readonly metadata: RecordClass<M> | undefined;
+  readonly maxBatchSize: number | undefined;
+  handler(
+    criteria: readonly CriteriaOf<P>[],
+    params: OtherParamsOf<P>,
+    ctx: ResourceContext,
+  ): BatchFinderReturn<CriteriaOf<P>, V, M>;
+}
+
+/** A batch finder whose handler is called once per criterion, the criteria run as parallel streams. */
+export interface PerCriterionBatchFinderDef<
+  P extends ParamSpecs,
+  V,
+  M extends RecordTemplate = RecordTemplate,
+> {
+  readonly kind: 'batchFinder';
+  readonly form: 'perCriterion';
+  readonly batchParam: string;
+  readonly params: P;
+  readonly paging: PagingSpec;
+  readonly metadata: RecordClass<M> | undefined;
+  readonly maxBatchSize: number | undefined;
+  readonly concurrency: number;
+  /**
+   * One criterion's answer; `undefined` or `null` means none was found (the framework's 404 entry), a thrown
+   * error (or an erroring Observable) is that criterion's error entry.
+   */
+  handler(
+    criterion: CriteriaOf<P>,
+    params: OtherParamsOf<P>,
+    ctx: ResourceContext,
+  ): CollectionAnswer<V, M> | null | undefined | PromiseLike<CollectionReturn<V, M> | null | undefined>;
+}
+
+/** Either form of batch finder. */
+export type BatchFinderDef<P extends ParamSpecs, V, M extends RecordTemplate = RecordTemplate> =
+  WholeBatchFinderDef<P, V, M> | PerCriterionBatchFinderDef<P, V, M>;
+
+function batchFinderBase<P extends ParamSpecs, M extends RecordTemplate>(spec: BatchFinderSpec<P, M>) {
+  return {
+    kind: 'batchFinder' as const,
+    batchParam: spec.batchParam,
+    params: spec.params,
+    paging: spec.paging ?? false,
+    metadata: spec.metadata,
+    maxBatchSize: spec.maxBatchSize,
+  };
+}
+
+/**
+ * Declares a batch finder (`GET /r?bq=<name>&<batchParam>=List(...)`) whose handler answers all criteria at
+ * once with a {@link BatchFinderResult}. Use {@link batchFinder.perCriterion} to write one criterion's answer
+ * and let the framework run the criteria in parallel.
+ *
+ * @example
+ * ```ts
+ * searchPhotos: batchFinder(
+ *   { batchParam: 'criteria', params: { criteria: criteriaOf(PhotoCriteria), exif: optional(recordOf(Exif)) } },
+ *   (criteria, { exif }) => {
+ *     const out = new BatchFinderResult<PhotoCriteria, Photo>();
+ *     for (const c of criteria) out.putResult(c, store.search(c, exif));
+ *     return out;
+ *   },
+ * ),
+ * ```
+ */
+function wholeBatchFinder<const P extends ParamSpecs, V = never, M extends RecordTemplate = RecordTemplate>(
+  spec: BatchFinderSpec<P, M>,
+  handler: (
+    criteria: readonly CriteriaOf<P>[],
+    params: OtherParamsOf<P>,
+    ctx: ResourceContext,
+  ) => BatchFinderReturn<CriteriaOf<P>, V, M>,
+): WholeBatchFinderDef<P, V, M> {
+  return Object.freeze({ ...batchFinderBase(spec), form: 'batch' as const, handler });
+}
+
+/**
+ * Declares a batch finder whose handler is called once per criterion: the criteria run as parallel streams
+ * (RxJS `mergeMap`, at most `concurrency` at once) that are merged back into request order. The handler
+ * returns what a finder's does (entities, a page, a promise, or an Observable stream of entities).
+ *
+ * @example
+ * ```ts
+ * searchPhotos: batchFinder.perCriterion(
+ *   { batchParam: 'criteria', params: { criteria: criteriaOf(PhotoCriteria) }, concurrency: 16 },
+ *   (criterion, _params, ctx) => store.search$(criterion, ctx.signal),
+ * ),
+ * ```
+ */
+function perCriterionBatchFinder<
+  const P extends ParamSpecs,
+  V = never,
+  M extends RecordTemplate = RecordTemplate,
+>(
+  spec: PerCriterionBatchFinderSpec<P, M>,
+  handler: (
+    criterion: CriteriaOf<P>,
+    params: OtherParamsOf<P>,
+    ctx: ResourceContext,
+  ) => CollectionAnswer<V, M> | null | undefined | PromiseLike<CollectionReturn<V, M> | null | undefined>,
+): PerCriterionBatchFinderDef<P, V, M> {
+  return Object.freeze({
+    ...batchFinderBase(spec),
+    form: 'perCriterion' as const,
+    concurrency: spec.concurrency ?? DEFAULT_BATCH_FINDER_CONCURRENCY,
+    handler,
+  });
+}
+
+/** Declares a batch finder: `batchFinder(spec, wholeBatchHandler)` or `batchFinder.perCriterion(spec, handler)`. */
+export const batchFinder: typeof wholeBatchFinder & {
+  readonly perCriterion: typeof perCriterionBatchFinder;
+} = Object.assign(wholeBatchFinder, { perCriterion: perCriterionBatchFinder });
 
 /** An action: `POST /r?action=<name>` (or `/r/<key>?action=` for an entity action) with a params body. */
 export interface ActionDef<P extends ParamSpecs, R> {
@@ -235,6 +408,24 @@ export function entityAction<K = unknown, const P extends ParamSpecs = Record<ne
 
 /** Finders by name. */
 export type Finders<V> = { readonly [name: string]: FinderDef<ParamSpecs, V, RecordTemplate> };
+/**
+ * Any batch finder, as a resource's `batchFinders` map holds it: what `batchFinder(...)` makes, with its
+ * handler's types left to the definition (a criteria type is not assignable to another, so no general
+ * handler type fits them all; the typed client reads the specific definition).
+ */
+export interface AnyBatchFinderDef {
+  readonly kind: 'batchFinder';
+  readonly form: 'batch' | 'perCriterion';
+  readonly batchParam: string;
+  readonly params: ParamSpecs;
+  readonly paging: PagingSpec;
+  readonly metadata: RecordClass<RecordTemplate> | undefined;
+  readonly maxBatchSize: number | undefined;
+  handler(...args: never[]): unknown;
+}
+
+/** Batch finders by name (`bq=<name>`). */
+export type BatchFinders = { readonly [name: string]: AnyBatchFinderDef };
 /** Collection-level actions by name. */
 export type Actions = { readonly [name: string]: ActionDef<ParamSpecs, unknown> };
 /** Entity-level actions by name. */
@@ -260,12 +451,13 @@ export interface CollectionMethods<K, V extends RecordTemplate> {
   batchDelete?(keys: readonly K[], ctx: ResourceContext): MaybeAsync<BatchUpdateReturn<K, V>>;
   getAll?: FinderDef<ParamSpecs, V, RecordTemplate> | GetAllHandler<V>;
   readonly finders?: Finders<V>;
+  readonly batchFinders?: BatchFinders;
   readonly actions?: Actions;
   readonly entityActions?: EntityActions<K>;
 }
 
 /** A get_all handler given as a plain function: no parameters, framework paging. */
-export type GetAllHandler<V> = (ctx: ResourceContext) => MaybeAsync<CollectionReturn<V>>;
+export type GetAllHandler<V> = (ctx: ResourceContext) => CollectionAnswer<V>;
 
 /** The methods of an association: a collection's but create and batch_create (as in the reference). */
 export type AssociationMethods<K, V extends RecordTemplate> = Omit<
@@ -300,6 +492,11 @@ interface ResourceBase<V extends RecordTemplate> {
    * off, `false` never (the handlers then get unchecked data, and must not store it). Default: the server's.
    */
   readonly validation?: boolean;
+  /**
+   * Milliseconds a request to this resource may take before it is answered 504 and `ctx.signal` aborts
+   * (every handler Observable unsubscribed). Default: the server's `timeout` (none).
+   */
+  readonly timeout?: number;
   /** Documentation, for clients and descriptions. */
   readonly doc?: string;
 }

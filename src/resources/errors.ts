@@ -53,7 +53,7 @@ export class ResourceNotFoundError extends SvcError {
 export class ParameterBindingError extends SvcError {
   readonly parameter: string;
   constructor(
-    code: 'SVC_ERR_BIND_MISSING_PARAMETER' | 'SVC_ERR_BIND_BAD_PARAMETER',
+    code: 'SVC_ERR_BIND_MISSING_PARAMETER' | 'SVC_ERR_BIND_BAD_PARAMETER' | 'SVC_ERR_BIND_BATCH_TOO_LARGE',
     parameter: string,
     message: string,
     options?: { cause?: unknown },
@@ -131,6 +131,25 @@ export class NullResultError extends SvcError {
       'SVC_ERR_INVOKE_NULL_RESULT',
       `Unexpected null encountered. Null returned by the resource method: ${method}`,
     );
+  }
+}
+
+/**
+ * A request took longer than its `timeout` (504): `ctx.signal` aborted with this error as its reason, and
+ * every subscription the framework made to handler Observables was unsubscribed.
+ */
+export class HandlerTimeoutError extends SvcError {
+  readonly timeoutMs: number;
+  constructor(method: string, timeoutMs: number) {
+    super('SVC_ERR_INVOKE_TIMEOUT', `The resource method ${method} did not complete within ${timeoutMs} ms`);
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The client closed the connection before its response was ready: `ctx.signal`'s reason (nothing is sent). */
+export class ClientClosedError extends SvcError {
+  constructor(method: string) {
+    super('SVC_ERR_INVOKE_CLIENT_CLOSED', `The client closed the connection during ${method}`);
   }
 }
 

@@ -15,6 +15,8 @@ export {
   TunnelingError,
   NullResultError,
   InvalidResultError,
+  HandlerTimeoutError,
+  ClientClosedError,
   type DefinitionLocation,
 } from './errors';
 export {
@@ -58,8 +60,13 @@ export {
   type ParamsOf,
   type CompiledParam,
   type CompiledParams,
+  type CompiledCriteria,
+  type CriteriaParam,
+  type CriteriaOf,
+  type OtherParamsOf,
   optional,
   assocKey,
+  criteriaOf,
   RESERVED_QUERY_PARAMS,
 } from './params';
 export { PatchRequest, applyPatch, checkPatch } from './patch';
@@ -80,6 +87,17 @@ export {
   type PagingSpec,
   type FinderDef,
   type FinderSpec,
+  type CollectionAnswer,
+  type BatchFinderSpec,
+  type PerCriterionBatchFinderSpec,
+  type BatchFinderReturn,
+  type BatchFinderDef,
+  type WholeBatchFinderDef,
+  type PerCriterionBatchFinderDef,
+  type BatchFinders,
+  type AnyBatchFinderDef,
+  DEFAULT_BATCH_FINDER_CONCURRENCY,
+  batchFinder,
   type ActionDef,
   type ActionSpec,
   type EntityActionDef,
@@ -107,7 +125,10 @@ export {
   association,
   simple,
 } from './definition';
+export { BatchFinderResult, isBatchFinderResult } from './batch-finder-result';
+export { criteriaKey } from './criteria-key';
 export type {
+  ConnectionEvents,
   RequestHeaders,
   ResourceRequest,
   ResourceResponse,
@@ -119,7 +140,13 @@ export type {
   BoundInput,
   RequestFilter,
 } from './request';
-export { type MethodModel, type ResourceModel, registerResource, registerResources } from './registration';
+export {
+  type MethodModel,
+  type BatchFinderModel,
+  type ResourceModel,
+  registerResource,
+  registerResources,
+} from './registration';
 export { ResourcePipeline, type PipelineConfig } from './server';
 export { type ValidationFilterOptions, validationFilter } from './validation-filter';
 export {

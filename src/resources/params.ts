@@ -1,8 +1,18 @@
 import { DataList, DataMap, type DataValue } from '../data';
 import { QueryParam } from '../protocol';
-import { CoercionMode, validate } from '../schema';
+import { CoercionMode, type RecordDataSchema, RequiredMode, validate } from '../schema';
 import { type DefinitionLocation, ParameterBindingError, ResourceDefinitionError } from './errors';
-import { CoercionFailure, type ValueType, isValueType, keyPartTypeOf, valueText } from './value-types';
+import type { RecordTemplate } from '../templates';
+import {
+  CoercionFailure,
+  type RecordClass,
+  type ValueType,
+  isValueType,
+  keyPartTypeOf,
+  arrayOf,
+  recordOf,
+  valueText,
+} from './value-types';
 
 /**
  * Parameters of finders and actions: a spec object from parameter name to its type, optionality and
@@ -34,8 +44,21 @@ export interface AssocKeyParam<T> {
   readonly part: string | undefined;
 }
 
+/**
+ * The batch parameter of a batch finder (`@BatchFinder(batchParam=...)`): the list of criteria records, sent
+ * as `<name>=List((...),(...))`. Made with {@link criteriaOf}; registration checks what it holds.
+ */
+export interface CriteriaParam<C> {
+  readonly paramKind: 'criteria';
+  /** What {@link criteriaOf} was given (a generated record class, or `recordOf(R)`), checked at registration. */
+  readonly criteria: unknown;
+  /** Type-level only: the criteria record. */
+  readonly __criteria?: C;
+}
+
 /** What a parameter spec may be. */
-export type ParamSpec = ValueType<unknown> | OptionalParam<unknown, unknown> | AssocKeyParam<unknown>;
+export type ParamSpec =
+  ValueType<unknown> | OptionalParam<unknown, unknown> | AssocKeyParam<unknown> | CriteriaParam<unknown>;
 
 /** Parameter name → spec. */
 export type ParamSpecs = { readonly [name: string]: ParamSpec };
@@ -48,12 +71,24 @@ export type ParamValueOf<S> =
       : T
     : S extends AssocKeyParam<infer T>
       ? T
-      : S extends ValueType<infer T>
-        ? T
-        : never;
+      : S extends CriteriaParam<infer C>
+        ? readonly C[]
+        : S extends ValueType<infer T>
+          ? T
+          : never;
 
 /** The parameters object a handler receives for a spec object. */
 export type ParamsOf<P> = { readonly [N in keyof P]: ParamValueOf<P[N]> };
+
+/** The criteria record of a batch finder's parameter specs (the type its {@link criteriaOf} names). */
+export type CriteriaOf<P> = {
+  [N in keyof P]: P[N] extends CriteriaParam<infer C> ? C : never;
+}[keyof P];
+
+/** The parameters a batch finder handler receives besides the criteria: every other one. */
+export type OtherParamsOf<P> = {
+  readonly [N in keyof P as P[N] extends CriteriaParam<unknown> ? never : N]: ParamValueOf<P[N]>;
+};
 
 /** An optional parameter without a default: the handler sees `undefined` when it is absent. */
 export function optional<T>(type: ValueType<T>): OptionalParam<T, undefined>;
@@ -61,6 +96,20 @@ export function optional<T>(type: ValueType<T>): OptionalParam<T, undefined>;
 export function optional<T>(type: ValueType<T>, defaultValue: T): OptionalParam<T, T>;
 export function optional<T>(type: ValueType<T>, defaultValue?: T): OptionalParam<T, T | undefined> {
   return Object.freeze({ paramKind: 'optional' as const, type, default: defaultValue });
+}
+
+/**
+ * The batch parameter of a batch finder: a list of criteria records of the generated class `cls`. Only
+ * records may be criteria (so that criteria evolve by adding fields, as in the reference); registration
+ * refuses anything else, an optional batch parameter, and a name other than the finder's `batchParam`.
+ *
+ * @example
+ * ```ts
+ * params: { criteria: criteriaOf(PhotoCriteria), exif: optional(recordOf(Exif)) }
+ * ```
+ */
+export function criteriaOf<C extends RecordTemplate>(cls: RecordClass<C> | ValueType<C>): CriteriaParam<C> {
+  return Object.freeze({ paramKind: 'criteria' as const, criteria: cls });
 }
 
 /** A parameter bound to the association key part `part` (default: the parameter's name) of the path. */
@@ -83,6 +132,14 @@ export interface CompiledParam {
   readonly defaultValue: unknown;
   /** Set for an association key parameter: the part it reads. */
   readonly assocPart: string | undefined;
+  /** Set for a batch finder's batch parameter: its criteria record. */
+  readonly criteria?: CompiledCriteria;
+}
+
+/** A batch finder's batch parameter, compiled: the criteria record's class and schema. */
+export interface CompiledCriteria {
+  readonly recordClass: RecordClass<RecordTemplate>;
+  readonly schema: RecordDataSchema;
 }
 
 /** Compiled parameters: the binder and what the validation filter and clients need. */
@@ -94,25 +151,87 @@ export interface CompiledParams {
    * @throws ParameterBindingError 400
    */
   bind(source: DataMap | undefined, pathKeyParts?: ReadonlyMap<string, unknown>): Record<string, unknown>;
+  /** The batch parameter of a batch finder (undefined elsewhere). */
+  readonly criteria: CompiledParam | undefined;
 }
 
-function classify(spec: unknown): {
+interface Classified {
   type: unknown;
   optional: boolean;
   dflt: unknown;
   assoc: string | undefined;
   isAssoc: boolean;
-} {
+  /** `criteriaOf(...)`'s argument, for the batch parameter. */
+  criteria?: unknown;
+}
+
+function isCriteriaParam(spec: unknown): spec is CriteriaParam<unknown> {
+  return (
+    typeof spec === 'object' && spec !== null && (spec as { paramKind?: unknown }).paramKind === 'criteria'
+  );
+}
+
+function classify(spec: unknown): Classified {
   if (isValueType(spec))
     return { type: spec, optional: false, dflt: undefined, assoc: undefined, isAssoc: false };
   if (typeof spec === 'object' && spec !== null) {
     const s = spec as Partial<OptionalParam<unknown, unknown>> & Partial<AssocKeyParam<unknown>>;
-    if (s.paramKind === 'optional')
-      return { type: s.type, optional: true, dflt: s.default, assoc: undefined, isAssoc: false };
+    if (s.paramKind === 'optional') {
+      return {
+        type: s.type,
+        optional: true,
+        dflt: s.default,
+        assoc: undefined,
+        isAssoc: false,
+        ...(isCriteriaParam(s.type) ? { criteria: s.type.criteria } : {}),
+      };
+    }
     if (s.paramKind === 'assocKey')
       return { type: s.type, optional: false, dflt: undefined, assoc: s.part, isAssoc: true };
+    if (isCriteriaParam(spec))
+      return {
+        type: undefined,
+        optional: false,
+        dflt: undefined,
+        assoc: undefined,
+        isAssoc: false,
+        criteria: spec.criteria,
+      };
   }
   return { type: undefined, optional: false, dflt: undefined, assoc: undefined, isAssoc: false };
+}
+
+/**
+ * The criteria record of `criteriaOf(x)`: a generated record class, or `recordOf(R)` (an array of it is
+ * taken too, as the batch parameter is one); anything else is refused, as criteria must be records.
+ */
+function criteriaRecord(x: unknown, fail: (problem: string) => never): CompiledCriteria {
+  const refuse = (what: string): never =>
+    fail(
+      `the criteria must be a generated record type, not ${what}: primitives and enums are not supported, so that criteria can evolve by adding fields`,
+    );
+  let cls: unknown = x;
+  if (isValueType(x)) {
+    const t = x.kind === 'array' ? ((x as { items?: ValueType<unknown> }).items ?? x) : x;
+    if (t.kind !== 'record')
+      refuse(
+        `${t.kind === 'array' ? 'a list' : t.kind === 'enum' ? 'the enum' : 'the primitive'} ${t.typeName}`,
+      );
+    cls = (t as { recordClass?: unknown }).recordClass;
+  }
+  if (typeof cls !== 'function') refuse(typeof x === 'object' && x !== null ? 'an enum object' : String(x));
+  let schema: unknown;
+  try {
+    schema = new (cls as new () => RecordTemplate)().schema();
+  } catch {
+    refuse((cls as { name?: string }).name ?? 'a function');
+  }
+  if (typeof (schema as RecordDataSchema | undefined)?.getFields !== 'function')
+    refuse((cls as { name: string }).name);
+  return Object.freeze({
+    recordClass: cls as RecordClass<RecordTemplate>,
+    schema: schema as RecordDataSchema,
+  });
 }
 
 /** What registration knows about the method the parameters belong to. */
@@ -121,6 +240,8 @@ export interface ParamContext {
   readonly source: ParamSource;
   /** The association's key parts and their types, when `assocKey` parameters are allowed. */
   readonly assocParts?: ReadonlyMap<string, ValueType<unknown>>;
+  /** A batch finder's: the name its `batchParam` gives (exactly one `criteriaOf` parameter, of that name). */
+  readonly batchParam?: string;
 }
 
 /**
@@ -131,12 +252,13 @@ export interface ParamContext {
  * @throws ResourceDefinitionError
  */
 export function compileParams(specs: unknown, ctx: ParamContext): CompiledParams {
-  if (specs === undefined) return compiled([], ctx.source);
+  if (specs === undefined && ctx.batchParam === undefined) return compiled([], ctx.source);
   if (typeof specs !== 'object' || specs === null || Array.isArray(specs)) {
     throw new ResourceDefinitionError(ctx.at, "'params' must be an object of parameter name to type");
   }
   const out: CompiledParam[] = [];
   const parts = new Set<string>();
+  let criteria: CompiledParam | undefined;
   for (const [name, spec] of Object.entries(specs as Record<string, unknown>)) {
     const at = { ...ctx.at, parameter: name };
     const fail = (problem: string): never => {
@@ -147,6 +269,31 @@ export function compileParams(specs: unknown, ctx: ParamContext): CompiledParams
       fail(`the name '${name}' is reserved for the framework's own query parameter`);
     }
     const c = classify(spec);
+    if (c.criteria !== undefined || isCriteriaParam(c.type)) {
+      if (ctx.batchParam === undefined)
+        fail('criteriaOf(...) declares the batch parameter of a batch finder only');
+      if (c.optional) fail('the batch parameter cannot be optional');
+      if (c.isAssoc) fail('the batch parameter cannot be an association key');
+      if (criteria !== undefined)
+        fail(`a batch finder has exactly one batch parameter, and '${criteria.name}' is one already`);
+      if (name !== ctx.batchParam)
+        fail(`the batch parameter's name must be the batchParam '${ctx.batchParam}'`);
+      const record = criteriaRecord(c.criteria, fail);
+      const item = recordOf(record.recordClass);
+      criteria = Object.freeze({
+        name,
+        type: arrayOf(item),
+        optional: false,
+        defaultValue: undefined,
+        assocPart: undefined,
+        criteria: record,
+      });
+      out.push(criteria);
+      continue;
+    }
+    if (ctx.batchParam !== undefined && name === ctx.batchParam) {
+      fail(`the batch parameter '${name}' must be declared with criteriaOf(CriteriaRecord)`);
+    }
     if (!isValueType(c.type)) {
       fail(
         'not a parameter type: use STRING, BOOLEAN, INT, LONG, FLOAT, DOUBLE, BYTES, enumOf(E), recordOf(R), arrayOf(T), optional(T) or assocKey(T)',
@@ -190,7 +337,13 @@ export function compileParams(specs: unknown, ctx: ParamContext): CompiledParams
     }
     out.push(Object.freeze({ name, type, optional: c.optional, defaultValue: c.dflt, assocPart }));
   }
-  return compiled(out, ctx.source);
+  if (ctx.batchParam !== undefined && criteria === undefined) {
+    throw new ResourceDefinitionError(
+      { ...ctx.at, parameter: ctx.batchParam },
+      `no batch parameter: declare '${ctx.batchParam}: criteriaOf(CriteriaRecord)' in params`,
+    );
+  }
+  return compiled(out, ctx.source, criteria);
 }
 
 function bindingError(p: CompiledParam, data: DataValue, failure: CoercionFailure): ParameterBindingError {
@@ -212,9 +365,14 @@ function freshDefault(p: CompiledParam): unknown {
   return p.type.fromBody(data instanceof DataMap || data instanceof DataList ? data.copy() : data);
 }
 
-function compiled(params: readonly CompiledParam[], source: ParamSource): CompiledParams {
+function compiled(
+  params: readonly CompiledParam[],
+  source: ParamSource,
+  criteria?: CompiledParam,
+): CompiledParams {
   return {
     params,
+    criteria,
     bind(data: DataMap | undefined, pathKeyParts?: ReadonlyMap<string, unknown>): Record<string, unknown> {
       const out: Record<string, unknown> = {};
       for (const p of params) {
@@ -242,6 +400,10 @@ function compiled(params: readonly CompiledParam[], source: ParamSource): Compil
           out[p.name] = freshDefault(p);
           continue;
         }
+        if (p.criteria !== undefined) {
+          out[p.name] = bindCriteria(p, p.criteria, raw);
+          continue;
+        }
         try {
           out[p.name] = source === 'query' ? p.type.fromUri(raw) : p.type.fromBody(raw);
         } catch (err) {
@@ -252,4 +414,45 @@ function compiled(params: readonly CompiledParam[], source: ParamSource): Compil
       return out;
     },
   };
+}
+
+/**
+ * The criteria of a batch finder from `List((...),(...))`: each record's string leaves coerced to its fields'
+ * types (STRING_TO_PRIMITIVE, as for any record in a query), unknown fields kept (they cannot make two
+ * criteria differ: see criteria-key.ts), required fields required. A malformed or invalid criterion is a 400
+ * naming its index and field.
+ */
+function bindCriteria(p: CompiledParam, c: CompiledCriteria, raw: DataValue): RecordTemplate[] {
+  if (!(raw instanceof DataList)) {
+    throw new ParameterBindingError(
+      'SVC_ERR_BIND_BAD_PARAMETER',
+      p.name,
+      `Batch parameter '${p.name}' value '${valueText(raw)}' is invalid. Reason: expected a list of criteria \`List((field:value,...),...)\``,
+    );
+  }
+  const out: RecordTemplate[] = [];
+  let i = 0;
+  for (const item of raw) {
+    if (!(item instanceof DataMap)) {
+      throw new ParameterBindingError(
+        'SVC_ERR_BIND_BAD_PARAMETER',
+        p.name,
+        `Batch parameter '${p.name}' criterion ${i} '${valueText(item)}' is invalid. Reason: expected a record \`(field:value,...)\``,
+      );
+    }
+    const r = validate(item, c.schema, {
+      coercionMode: CoercionMode.STRING_TO_PRIMITIVE,
+      requiredMode: RequiredMode.CAN_BE_ABSENT_IF_HAS_DEFAULT,
+    });
+    if (!r.isValid()) {
+      throw new ParameterBindingError(
+        'SVC_ERR_BIND_BAD_PARAMETER',
+        p.name,
+        `Batch parameter '${p.name}' criterion ${i} is invalid: ${r.getMessage().trimEnd()}`,
+      );
+    }
+    out.push(new c.recordClass(r.getFixed() as DataMap));
+    i++;
+  }
+  return out;
 }

@@ -68,6 +68,12 @@ export interface SvcPluginOptions {
   readonly codecs?: CodecRegistry;
   /** Largest request body accepted, in bytes (413 above). Default 1 MiB (fastify's). */
   readonly maxBodyBytes?: number;
+  /**
+   * Milliseconds a handler may take (from its call until its promise or Observable settles) before the
+   * request is answered 504 and `ctx.signal` aborts, unsubscribing the handler's Observables; a resource's
+   * own `timeout` wins. Default: none.
+   */
+  readonly timeout?: number;
 }
 
 /** {@link SvcPluginOptions} with every default applied. */
@@ -82,6 +88,7 @@ export interface ResolvedSvcOptions {
   readonly validation: ValidationFilterOptions | false;
   readonly codecs: CodecRegistry;
   readonly maxBodyBytes: number;
+  readonly timeout: number | undefined;
 }
 
 /** The default largest request body: 1 MiB, as fastify's `bodyLimit`. */
@@ -98,6 +105,7 @@ const KNOWN_OPTIONS = new Set([
   'filters',
   'codecs',
   'maxBodyBytes',
+  'timeout',
   // fastify's own register options
   'prefix',
   'logLevel',
@@ -178,7 +186,14 @@ export function resolveSvcOptions(options: SvcPluginOptions): ResolvedSvcOptions
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0)
     throw new SvcPluginOptionsError('maxBodyBytes', 'must be a positive integer');
+  const timeout = options.timeout;
+  if (
+    timeout !== undefined &&
+    (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 2 ** 31 - 1)
+  )
+    throw new SvcPluginOptionsError('timeout', 'must be a positive number of milliseconds');
   return Object.freeze({
+    timeout,
     resources: options.resources,
     headers,
     mode,
@@ -216,6 +231,7 @@ export function createResourcePipeline(options: ResolvedSvcOptions): ResourcePip
       internalErrorMessage: options.internalErrorMessage,
     },
     filters: options.filters,
+    ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
   });
 }
 
@@ -235,7 +251,7 @@ function addValidation<
   return Object.freeze({ ...model, filters, subresources });
 }
 
-function svcRequest(request: FastifyRequest, prefix: string): ResourceRequest {
+function svcRequest(request: FastifyRequest, prefix: string, reply?: FastifyReply): ResourceRequest {
   const url = request.url;
   // a request target has no fragment (RFC 9112), but rawPathOf and rawQueryOf cut one off if sent: take the
   // scan for '?' and '#' they make only when there is a '#'
@@ -253,6 +269,7 @@ function svcRequest(request: FastifyRequest, prefix: string): ResourceRequest {
     headers: request.headers,
     body: body instanceof Uint8Array ? body : undefined,
     attributes: EMPTY_ATTRIBUTES,
+    connection: reply?.raw,
   };
 }
 
@@ -324,7 +341,7 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
   // which fastify would await (until the response finishes) and then try to send again (it only warns, but
   // builds an error each time): that cost a third of the throughput (bench/resources.bench.ts)
   const handler = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
-    const svc = svcRequest(request, prefix);
+    const svc = svcRequest(request, prefix, reply);
     // HTTP/1.1 requires Host (RFC 9112 §3.2); svcServerOptions lets such requests through so that they are
     // refused here, in the protocol's form, rather than by Node with an empty 400
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {

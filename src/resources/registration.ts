@@ -11,7 +11,7 @@ import type { RecordTemplate } from '../templates';
 import type { ResourceDefinition } from './definition';
 import { type DefinitionLocation, ResourceDefinitionError } from './errors';
 import { type AlternativeKey, type KeyType, isKeyType } from './key-types';
-import { type CompiledParams, compileParams } from './params';
+import { type CompiledCriteria, type CompiledParams, compileParams } from './params';
 import type { RequestFilter } from './request';
 import { type RecordClass, type ValueType, isValueType, keyPartTypeOf } from './value-types';
 
@@ -39,6 +39,19 @@ export interface MethodModel {
   readonly pagingDefaults: Paging;
   /** Actions: the return type (undefined for void). */
   readonly returns: ValueType<unknown> | undefined;
+  /** Batch finders: the batch parameter and how the handler is called. */
+  readonly batch?: BatchFinderModel;
+}
+
+/** What a batch finder adds to its {@link MethodModel}. */
+export interface BatchFinderModel {
+  /** The batch parameter's name. */
+  readonly param: string;
+  readonly criteria: CompiledCriteria;
+  /** `batch`: one call with every criterion; `perCriterion`: one call per criterion, `concurrency` at once. */
+  readonly form: 'batch' | 'perCriterion';
+  readonly concurrency: number;
+  readonly maxBatchSize: number | undefined;
 }
 
 /** A registered resource. */
@@ -57,6 +70,8 @@ export interface ResourceModel {
   /** Unnamed methods (get, create, batch_get, get_all, ...). */
   readonly methods: ReadonlyMap<ResourceMethod, MethodModel>;
   readonly finders: ReadonlyMap<string, MethodModel>;
+  /** Batch finders by name (`bq`). */
+  readonly batchFinders: ReadonlyMap<string, MethodModel>;
   /** Collection-level actions (entity-level ones for a simple resource, whose path is its entity). */
   readonly actions: ReadonlyMap<string, MethodModel>;
   readonly entityActions: ReadonlyMap<string, MethodModel>;
@@ -65,6 +80,8 @@ export interface ResourceModel {
   readonly filters: readonly RequestFilter[];
   /** The resource's own choice of the validation filter; undefined follows the server's `validation` option. */
   readonly validation: boolean | undefined;
+  /** The resource's own `timeout` (ms); undefined follows the server's. */
+  readonly timeout: number | undefined;
   /**
    * Key types for `?altkey=<name>`: each reads the alternative key on the wire and gives handlers the
    * resource's own key (and turns response keys back).
@@ -99,7 +116,7 @@ const SIMPLE_METHODS: ReadonlyMap<string, ResourceMethod> = new Map<string, Reso
   ['partialUpdate', 'partial_update'],
   ['delete', 'delete'],
 ]);
-const NAMED = new Set(['finders', 'actions', 'entityActions']);
+const NAMED = new Set(['finders', 'batchFinders', 'actions', 'entityActions']);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -151,6 +168,107 @@ function returnsOf(v: unknown, at: DefinitionLocation): ValueType<unknown> | und
   if (!isValueType(v))
     throw new ResourceDefinitionError(at, "'returns' must be a value type (INT, recordOf(R), ...)");
   return v;
+}
+
+/** The spec keys of a batch finder definition (`batchFinder(...)` makes exactly these). */
+const BATCH_FINDER_KEYS = new Set([
+  'kind',
+  'form',
+  'batchParam',
+  'params',
+  'paging',
+  'metadata',
+  'maxBatchSize',
+  'concurrency',
+  'handler',
+]);
+
+/** Compiles the `batchFinders` map (brief, "BATCH_FINDER" 1–8). */
+function compileBatchFinders(
+  value: unknown,
+  at: DefinitionLocation,
+  model: { assocParts: ReadonlyMap<string, ValueType<unknown>> | undefined },
+): Map<string, MethodModel> {
+  const out = new Map<string, MethodModel>();
+  if (value === undefined) return out;
+  if (!isObject(value))
+    throw new ResourceDefinitionError(at, "'batchFinders' must be an object of name to definition");
+  for (const [name, def] of Object.entries(value)) {
+    const label = `batch finder '${name}'`;
+    const mat = { ...at, method: label };
+    if (!METHOD_NAME.test(name)) {
+      throw new ResourceDefinitionError(
+        mat,
+        'a method name must be letters, digits and _, not starting with a digit',
+      );
+    }
+    if (
+      !isObject(def) ||
+      def.kind !== 'batchFinder' ||
+      (def.form !== 'batch' && def.form !== 'perCriterion') ||
+      typeof def.handler !== 'function'
+    ) {
+      throw new ResourceDefinitionError(
+        mat,
+        'must be declared with batchFinder(...) or batchFinder.perCriterion(...)',
+      );
+    }
+    for (const key of Object.keys(def)) {
+      if (!BATCH_FINDER_KEYS.has(key)) {
+        throw new ResourceDefinitionError(
+          { ...mat, parameter: key },
+          `unknown option '${key}': a batch finder's only context is paging (ctx.paging), its parameters are in 'params'`,
+        );
+      }
+    }
+    if (typeof def.batchParam !== 'string' || def.batchParam === '') {
+      throw new ResourceDefinitionError(mat, "'batchParam' is required: the name of the batch parameter");
+    }
+    const params = compileParams(def.params, {
+      at: mat,
+      source: 'query',
+      batchParam: def.batchParam,
+      ...(model.assocParts !== undefined ? { assocParts: model.assocParts } : {}),
+    });
+    const paging = pagingOf(def.paging, mat);
+    const concurrency = def.form === 'perCriterion' ? def.concurrency : 1;
+    if (
+      typeof concurrency !== 'number' ||
+      !(concurrency >= 1) ||
+      (!Number.isInteger(concurrency) && concurrency !== Infinity)
+    ) {
+      throw new ResourceDefinitionError(
+        { ...mat, parameter: 'concurrency' },
+        "'concurrency' must be a positive integer (or Infinity)",
+      );
+    }
+    const max = def.maxBatchSize;
+    if (max !== undefined && (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1)) {
+      throw new ResourceDefinitionError(
+        { ...mat, parameter: 'maxBatchSize' },
+        "'maxBatchSize' must be a positive integer",
+      );
+    }
+    if (def.metadata !== undefined) valueSchemaOf(def.metadata, { ...mat, parameter: 'metadata' });
+    out.set(name, {
+      method: 'batch_finder',
+      name,
+      label,
+      handler: (def.handler as AnyHandler).bind(def),
+      params,
+      selfPaging: paging.self,
+      pagingDefaults: paging.defaults,
+      returns: undefined,
+      batch: Object.freeze({
+        param: def.batchParam,
+        criteria: params.criteria!.criteria!,
+        form: def.form,
+        concurrency,
+        maxBatchSize: max,
+      }),
+    });
+  }
+  return out;
 }
 
 /** Compiles the `finders`, `actions`, `entityActions` maps. */
@@ -298,6 +416,7 @@ export function registerResource(
   if (!isObject(methodsDef)) throw new ResourceDefinitionError(at, "'methods' must be an object of handlers");
   const methods = new Map<ResourceMethod, MethodModel>();
   let finders = new Map<string, MethodModel>();
+  let batchFinders = new Map<string, MethodModel>();
   let actions = new Map<string, MethodModel>();
   let entityActions = new Map<string, MethodModel>();
   for (const [prop, value] of Object.entries(methodsDef)) {
@@ -306,6 +425,15 @@ export function registerResource(
     if (NAMED.has(prop)) {
       if (prop === 'finders' && kind === 'simple')
         throw new ResourceDefinitionError(mat, 'a simple resource has no finders');
+      if (prop === 'batchFinders') {
+        if (kind === 'simple')
+          throw new ResourceDefinitionError(
+            mat,
+            'a simple resource has no batch finders (only collections and associations do)',
+          );
+        batchFinders = compileBatchFinders(value, at, { assocParts });
+        continue;
+      }
       if (prop === 'entityActions' && kind === 'simple') {
         throw new ResourceDefinitionError(
           mat,
@@ -395,11 +523,13 @@ export function registerResource(
     valueSchema,
     methods,
     finders,
+    batchFinders,
     actions,
     entityActions,
     subresources,
     filters,
     validation: validationChoice(def.validation, at),
+    timeout: timeoutOption(def.timeout, at),
     definition: def as unknown as ResourceDefinition,
   });
 }
@@ -511,4 +641,14 @@ function alternativeKeyType(name: string, alt: AlternativeKey<unknown, unknown>)
 function validationChoice(v: unknown, at: DefinitionLocation): boolean | undefined {
   if (v === undefined || typeof v === 'boolean') return v;
   throw new ResourceDefinitionError(at, "'validation' must be true or false");
+}
+
+/** A `timeout` option (ms): a positive finite number, or undefined. */
+export function timeoutOption(v: unknown, at: DefinitionLocation): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= 2 ** 31 - 1) return v;
+  throw new ResourceDefinitionError(
+    { ...at, parameter: 'timeout' },
+    "'timeout' must be a positive number of milliseconds",
+  );
 }

@@ -35,6 +35,21 @@ export interface ResourceRequest {
    * namespaced strings. Handlers read them as `ctx.attributes`.
    */
   readonly attributes: ReadonlyMap<string | symbol, unknown>;
+  /**
+   * The HTTP response's lifecycle (Node's `ServerResponse` fits), so that a client that goes away aborts
+   * `ctx.signal` and cancels the handler's Observables; undefined when the HTTP layer gives none.
+   */
+  readonly connection?: ConnectionEvents;
+}
+
+/** What the pipeline watches of a response to notice that the client went away. */
+export interface ConnectionEvents {
+  /** True once the response was written completely (a close then is no disconnect). */
+  readonly writableFinished: boolean;
+  /** True once the connection closed. */
+  readonly destroyed: boolean;
+  once(event: 'close', listener: () => void): unknown;
+  off(event: 'close', listener: () => void): unknown;
 }
 
 /** A response before encoding: status, headers and the body as data (undefined for no body). */
@@ -99,11 +114,21 @@ export interface ResourceContext {
   /** Values request filters attached (attachment readers, tunneling flags...). */
   readonly attributes: ReadonlyMap<string | symbol, unknown>;
   readonly log: SvcLogger;
+  /**
+   * Aborts when the client closes the connection (reason: a `ClientClosedError`) or the method's `timeout`
+   * expires (a `HandlerTimeoutError`, answered 504): hand it to downstream calls (`fetch`, the typed client)
+   * so that they stop too. Observables a handler returns are unsubscribed at the same moment.
+   */
+  readonly signal: AbortSignal;
   /** Adds a header to the response (success and error alike). */
   setResponseHeader(name: string, value: string): void;
 }
 
-/** What a handler may return: a value, a promise of one, or an Observable whose first value is taken. */
+/**
+ * What a handler may return: a value, a promise of one, or an Observable of it (one value; finders and
+ * get_all take an Observable as a stream of entities, see `CollectionAnswer`). Observables are unsubscribed
+ * when the client goes away or the `timeout` expires.
+ */
 export type MaybeAsync<T> = T | PromiseLike<T> | Observable<T>;
 
 /** A routed and bound call, as invocation filters see it. */

@@ -1,4 +1,4 @@
-import { DataMap, type DataValue } from '../data';
+import { type DataList, DataMap, type DataValue } from '../data';
 import {
   type CreateStatus,
   DEFAULT_SUCCESS_STATUS,
@@ -7,8 +7,12 @@ import {
   type ResourceKey,
   ServiceError,
   type UpdateStatus,
+  BATCH_FINDER_MISSING_RESULT_MESSAGE,
+  type BatchFinderCriteriaResult,
   actionResponse,
   applyProjection,
+  batchFinderCriterionUri,
+  batchFinderResponse,
   batchCreateResponse,
   BatchGetBodyBuilder,
   batchUpdateResponse,
@@ -25,7 +29,11 @@ import {
   pagingLinks,
 } from '../protocol';
 import { CoercionMode, fillInDefaults, validate } from '../schema';
+import type { RecordTemplate } from '../templates';
+import { isBatchFinderResult } from './batch-finder-result';
 import type { BoundCall } from './binder';
+import { criteriaKey } from './criteria-key';
+import { type CriterionOutcome, CriterionOutcomes } from './per-criterion';
 import { InvalidResultError, NullResultError } from './errors';
 import type { ResourceResponse } from './request';
 
@@ -175,10 +183,12 @@ export function buildResponse(call: BoundCall, result: unknown, options: BuildOp
     case 'get_all':
     case 'finder':
       return buildCollection(call, result);
+    case 'batch_finder':
+      return buildBatchFinder(call, result, options);
     case 'action':
       return buildAction(call, result);
     default:
-      throw new InvalidResultError(methodLabel(call), `method ${method} has no response builder`);
+      throw new InvalidResultError(methodLabel(call), `method ${String(method)} has no response builder`);
   }
 }
 
@@ -323,6 +333,14 @@ function buildBatchUpdate(call: BoundCall, result: unknown, options: BuildOption
 }
 
 function buildCollection(call: BoundCall, result: unknown): ResourceResponse {
+  return ok(200, collectionBody(call, result, call.invocation.ctx.requestUri));
+}
+
+/**
+ * The `{elements, paging, metadata?}` of a finder's answer (or one batch finder criterion's): the page cut
+ * by the framework unless the method pages itself, paging links built on `linkUri`.
+ */
+function collectionBody(call: BoundCall, result: unknown, linkUri: string): DataMap {
   if (result === null || result === undefined) throw new NullResultError(methodLabel(call));
   let elements: readonly unknown[];
   let total: number | undefined;
@@ -360,7 +378,7 @@ function buildCollection(call: BoundCall, result: unknown): ResourceResponse {
   }
   const data = elements.map((e, i) => project(call, entityData(call, e, 'element', i)));
   const links = pagingLinks({
-    requestUri: ctx.requestUri,
+    requestUri: linkUri,
     start,
     count,
     elementCount: data.length,
@@ -381,7 +399,72 @@ function buildCollection(call: BoundCall, result: unknown): ResourceResponse {
       ),
     );
   }
-  return ok(200, body);
+  return body;
+}
+
+/**
+ * batch_finder (wire facts §7.2): one entry per request criterion, in request order, duplicates included.
+ * A whole-batch handler's {@link BatchFinderResult} is matched to the criteria by {@link criteriaKey}; the
+ * per-criterion form's outcomes are in order already. A criterion without a result or an error gets the
+ * reference's made-up 404; errors honour the server's error format and mode like any error body.
+ */
+function buildBatchFinder(call: BoundCall, result: unknown, options: BuildOptions): ResourceResponse {
+  if (result === null || result === undefined) throw new NullResultError(methodLabel(call));
+  const batch = call.route.target.batch!;
+  const criteria = call.invocation.args[0] as readonly RecordTemplate[];
+  let outcomes: readonly CriterionOutcome[];
+  if (result instanceof CriterionOutcomes) {
+    outcomes = result.items;
+  } else if (isBatchFinderResult(result)) {
+    const byKey = new Map<string, CriterionOutcome>();
+    const keyOf = (c: unknown, what: string): string => {
+      const data =
+        c instanceof DataMap
+          ? c
+          : isObject(c) && typeof c.data === 'function'
+            ? (c.data as () => unknown)()
+            : undefined;
+      if (!(data instanceof DataMap)) {
+        throw new InvalidResultError(
+          methodLabel(call),
+          `${what} criterion ${show(c)} must be a ${batch.criteria.recordClass.name}`,
+        );
+      }
+      return criteriaKey(batch.criteria.schema, data);
+    };
+    // a criterion put both ways is answered with its result, as the reference looks results up first
+    for (const [c, error] of result.errors) byKey.set(keyOf(c, 'an error'), { kind: 'error', error });
+    for (const [c, value] of result.results) {
+      if (value === null || value === undefined) throw new NullResultError(`${methodLabel(call)} (a result)`);
+      byKey.set(keyOf(c, 'a result'), { kind: 'result', value });
+    }
+    outcomes = criteria.map(
+      (c) => byKey.get(criteriaKey(batch.criteria.schema, c.data())) ?? MISSING_OUTCOME,
+    );
+  } else {
+    throw new InvalidResultError(methodLabel(call), 'a batch finder must return a BatchFinderResult');
+  }
+  const ctx = call.invocation.ctx;
+  const rawCriteria = ctx.query.get(batch.param) as DataList;
+  const path = pathOf(ctx.requestUri);
+  const items: BatchFinderCriteriaResult[] = outcomes.map((o, i) => {
+    if (o.kind === 'result') {
+      const uri = batchFinderCriterionUri(path, ctx.query, batch.param, rawCriteria.get(i));
+      return collectionBody(call, o.value, uri);
+    }
+    const error = o.kind === 'error' ? o.error : new ServiceError(404, BATCH_FINDER_MISSING_RESULT_MESSAGE);
+    if (!isServiceError(error)) ctx.log.error({ err: error }, `${methodLabel(call)}: criterion ${i} failed`);
+    return { error: itemError(error, options) };
+  });
+  return ok(200, batchFinderResponse(items));
+}
+
+const MISSING_OUTCOME: CriterionOutcome = Object.freeze({ kind: 'missing' });
+
+/** The path of a request target (what comes before `?`). */
+function pathOf(uri: string): string {
+  const q = uri.indexOf('?');
+  return q === -1 ? uri : uri.slice(0, q);
 }
 
 function entityDataAny(call: BoundCall, v: unknown): DataMap {

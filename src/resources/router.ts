@@ -143,8 +143,7 @@ export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingReq
       else if (method === 'action') {
         target =
           entity && resource.kind !== 'simple' ? resource.entityActions.get(raw) : resource.actions.get(raw);
-      }
-      // batch_finder arrives with its own issue; until then it is an unsupported operation
+      } else target = resource.batchFinders.get(raw);
     }
   } else {
     target = resource.methods.get(method);

@@ -1,4 +1,4 @@
-import { firstValueFrom, isObservable } from 'rxjs';
+import { type Observable, firstValueFrom, isObservable } from 'rxjs';
 import { type CodecRegistry, type DataCodec, type DataMap, JSON_CONTENT_TYPE, JsonCodec } from '../data';
 import { isSvcError } from '../errors';
 import type { ProtocolHeaders } from '../protocol';
@@ -17,8 +17,11 @@ import {
   isHttpToken,
   toHeaderValue,
 } from '../protocol';
+import type { Context } from './binder';
 import { type BoundCall, type BindingRequest, bind } from './binder';
-import { NullResultError, TunnelingError } from './errors';
+import { ClientClosedError, HandlerTimeoutError, NullResultError, TunnelingError } from './errors';
+import { type AnswerMode, awaitAnswer, isAsyncAnswer } from './handler-answer';
+import { runPerCriterion } from './per-criterion';
 import type { ResourceModel } from './registration';
 import { buildResponse } from './response-builder';
 import type {
@@ -51,6 +54,8 @@ export interface PipelineConfig {
   readonly errors: ErrorResponseOptions;
   /** Server-level filters (all three stages). */
   readonly filters: readonly RequestFilter[];
+  /** Milliseconds a handler may take before the request is answered 504 (resources may set their own). */
+  readonly timeout?: number;
 }
 
 function isPromiseLike(v: unknown): v is PromiseLike<unknown> {
@@ -284,23 +289,68 @@ export class ResourcePipeline {
     inv: Invocation,
   ): EncodedResponse | Promise<EncodedResponse> {
     const bound = inv === call.invocation ? call : { ...call, invocation: inv };
-    const handler = inv.target.handler as (...args: unknown[]) => unknown;
+    const target = inv.target;
+    const handler = target.handler as (...args: unknown[]) => unknown;
     const args = inv.args;
+    const batch = target.batch;
     // the common arities without a spread (an array per call otherwise)
     const out =
-      args.length === 0
-        ? handler(inv.ctx)
-        : args.length === 1
-          ? handler(args[0], inv.ctx)
-          : args.length === 2
-            ? handler(args[0], args[1], inv.ctx)
-            : handler(...args, inv.ctx);
-    if (typeof out === 'object' && out !== null && (isPromiseLike(out) || isObservable(out))) {
-      return (settle(out) as Promise<unknown>).then((r) =>
+      batch !== undefined && batch.form === 'perCriterion'
+        ? runPerCriterion(handler, args[0] as unknown[], args[1], inv.ctx, batch.concurrency)
+        : args.length === 0
+          ? handler(inv.ctx)
+          : args.length === 1
+            ? handler(args[0], inv.ctx)
+            : args.length === 2
+              ? handler(args[0], args[1], inv.ctx)
+              : handler(...args, inv.ctx);
+    if (isAsyncAnswer(out)) {
+      return this.awaitHandler(state, inv, out).then((r) =>
         this.respond(state, buildResponse(bound, r, this.config)),
       );
     }
     return this.respond(state, buildResponse(bound, out, this.config));
+  }
+
+  /**
+   * Waits for a handler's promise or Observable, with cancellation: the client closing the connection or the
+   * method's timeout aborts `ctx.signal`, which unsubscribes what the framework subscribed to (a batch
+   * finder's criteria included) and fails the request (a timeout is answered 504).
+   */
+  private awaitHandler(
+    state: RequestState,
+    inv: Invocation,
+    out: PromiseLike<unknown> | Observable<unknown>,
+  ): Promise<unknown> {
+    const method = inv.target.method;
+    const mode: AnswerMode = method === 'finder' || method === 'get_all' ? 'stream' : 'single';
+    const label = `${inv.resource.path} ${inv.target.label}`;
+    const timeoutMs = inv.resource.timeout ?? this.config.timeout;
+    const connection = state.request.connection;
+    if (timeoutMs === undefined && connection === undefined) return awaitAnswer(out, mode, label, undefined);
+    const ctx = inv.ctx as Context;
+    const controller = (ctx.abortController ??= new AbortController());
+    const abort = (reason: Error): void => {
+      if (!controller.signal.aborted) controller.abort(reason);
+    };
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => abort(new HandlerTimeoutError(label, timeoutMs)), timeoutMs);
+    const onClose = (): void => {
+      if (!connection!.writableFinished) abort(new ClientClosedError(label));
+    };
+    if (connection !== undefined) {
+      if (connection.destroyed) onClose();
+      else connection.once('close', onClose);
+    }
+    const cleanup = (): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      connection?.off('close', onClose);
+    };
+    const answer = awaitAnswer(out, mode, label, controller.signal);
+    answer.then(cleanup, cleanup);
+    return answer;
   }
 
   /** The value of the first accepted header name present (names lower case, as Node gives them). */

@@ -34,7 +34,7 @@ import type { Invocation, RequestFilter, ResourceResponse } from './request';
  * - finder and action parameters (records: required fields too) and complex keys: **400**
  *   `Input field validation failure, reason: <messages>`;
  * - with `outputs: true` (the plugin turns it on in development mode), what handlers return: entities of
- *   get, finders, get_all, batch_get, returned created or patched entities, and action values; a failure is a
+ *   get, finders, get_all, batch finders, batch_get, returned created or patched entities, and action values; a failure is a
  *   handler bug, a **500** naming the paths (hidden in production mode). Projected responses are checked
  *   without required fields, which a projection may leave out.
  *
@@ -313,6 +313,15 @@ function checkOutput(inv: Invocation, response: ResourceResponse, requiredMode: 
     case ResourceMethod.BATCH_GET:
       each(body.get('results'), (k) => `Key: ${k}, `);
       break;
+    case ResourceMethod.BATCH_FINDER: {
+      const criteria = body.get('elements');
+      if (criteria instanceof DataList) {
+        criteria.forEach((c, i) => {
+          if (c instanceof DataMap) each(c.get('elements'), (j) => `Criteria: ${i}, Index: ${j}, `);
+        });
+      }
+      break;
+    }
     case ResourceMethod.BATCH_CREATE:
       each(body.get('elements'), (i) => `Index: ${i}, `, 'entity');
       break;

@@ -178,6 +178,8 @@ export function recordOf<R extends RecordTemplate>(cls: RecordClass<R>): ValueTy
     kind: 'record' as const,
     typeName: cls.name,
     primitive: false,
+    /** The generated class (batch finders match criteria through its schema). */
+    recordClass: cls,
     schema,
     fromUri: (data: DataValue): R => coerce(data, CoercionMode.STRING_TO_PRIMITIVE),
     fromBody: (data: DataValue): R => coerce(data, CoercionMode.NORMAL),
@@ -205,6 +207,7 @@ export function arrayOf<T>(items: ValueType<T>): ValueType<readonly T[]> {
     kind: 'array' as const,
     typeName: `${items.typeName}[]`,
     primitive: false,
+    items,
     schema,
     fromUri: (data: DataValue): readonly T[] => each(data, (d) => items.fromUri(d), true),
     fromBody: (data: DataValue): readonly T[] => each(data, (d) => items.fromBody(d), false),

@@ -106,7 +106,7 @@ describe('resource definitions', () => {
     [
       'a misspelt method',
       [photos({ btachGet: () => new Map() })],
-      "resource 'photos', btachGet: unknown method 'btachGet' for a collection resource (known: get, batchGet, create, batchCreate, update, batchUpdate, partialUpdate, batchPartialUpdate, delete, batchDelete, getAll, finders, actions, entityActions)",
+      "resource 'photos', btachGet: unknown method 'btachGet' for a collection resource (known: get, batchGet, create, batchCreate, update, batchUpdate, partialUpdate, batchPartialUpdate, delete, batchDelete, getAll, finders, batchFinders, actions, entityActions)",
     ],
     [
       'a handler that is not a function',
