@@ -9,4 +9,5 @@ export * from './codegen';
 export * from './protocol';
 export * from './resources';
 export * from './client';
+export * from './streams';
 export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';

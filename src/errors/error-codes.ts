@@ -444,6 +444,24 @@ export const ERROR_CODES = {
     summary:
       "What a resource handler returned does not fit its schema (the validation filter's `outputs` option, on in development mode); the message names every failing path.",
   },
+  SVC_ERR_ATTACH_ILLEGAL_STATE: {
+    errorName: 'AttachmentStateError',
+    status: 500,
+    summary:
+      'An attachment write handle or reader used against its contract: a write with no remaining capacity or after done()/error(), a second reader callback, a read with one outstanding or after the end.',
+  },
+  SVC_ERR_ATTACH_STREAM: {
+    errorName: 'AttachmentStreamError',
+    status: 400,
+    summary:
+      'An attachment stream ended abnormally: a writer failed, a part broke off, or an attachment part has no Content-ID.',
+  },
+  SVC_ERR_ATTACH_ABORTED: {
+    errorName: 'AttachmentAbortedError',
+    status: 500,
+    summary:
+      "The reason writers and readers get when their exchange is abandoned (an error elsewhere in the request, a consumer that unsubscribed or hung up).",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,0 +1,39 @@
+/**
+ * Attachment streams with explicit demand (brief, "Attachment data source", "Attachment reading"): the
+ * writer and reader contracts, their pull channels, writers from common sources, and the RxJS face. See
+ * README.md in this folder.
+ */
+export { AttachmentStateError, AttachmentStreamError, AttachmentAbortedError } from './errors';
+export type {
+  AttachmentDataSourceWriter,
+  DataSourceIterator,
+  DataSourceIteratorCallback,
+} from './data-source';
+export { WriteHandle, type ChunkSink } from './write-handle';
+export {
+  type ChunkChannel,
+  type PartChannel,
+  type PartsChannel,
+  type PartsListener,
+  channelFromWriter,
+  partFromWriter,
+  partsFromIterator,
+} from './channels';
+export { SingleAttachmentReader, type SingleAttachmentReaderCallback } from './single-attachment-reader';
+export { AttachmentReader, type AttachmentReaderCallback, attachmentIdOf } from './attachment-reader';
+export {
+  DEFAULT_CHUNK_SIZE,
+  type SyncInput,
+  writerFromBytes,
+  writerFromAsyncIterable,
+  writerFromSyncInput,
+  dataSourceIterator,
+} from './writers';
+export {
+  type RxAttachment,
+  writerChunks$,
+  attachmentChunks$,
+  attachments$,
+  consumeChunks,
+  writerFromObservable,
+} from './rx';
