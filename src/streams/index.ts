@@ -37,3 +37,10 @@ export {
   consumeChunks,
   writerFromObservable,
 } from './rx';
+export {
+  type RelatedPayload,
+  type RelatedMessage,
+  type AttachmentSources,
+  encodeRelated,
+} from './related/encoder';
+export { BOUNDARY_LENGTH, makeBoundary } from './related/boundary';
