@@ -44,3 +44,11 @@ export {
   encodeRelated,
 } from './related/encoder';
 export { BOUNDARY_LENGTH, makeBoundary } from './related/boundary';
+export {
+  type DecodeRelatedOptions,
+  type RelatedPayloadPart,
+  type RelatedRequest,
+  PayloadTooLargeError,
+  decodeRelated,
+} from './related/decoder';
+export { boundaryOf, mediaTypeOf } from './related/content-type';

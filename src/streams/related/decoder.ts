@@ -1,0 +1,288 @@
+import type { Readable } from 'node:stream';
+import { AttachmentReader } from '../attachment-reader';
+import type { ChunkChannel, PartChannel, PartsChannel, PartsListener } from '../channels';
+import { AttachmentAbortedError, AttachmentStreamError, asError } from '../errors';
+import type { ChunkSink } from '../write-handle';
+import { boundaryOf } from './content-type';
+import { type DicerPart, createDicer } from './dicer';
+
+/** Limits of {@link decodeRelated}; every default is here. */
+export interface DecodeRelatedOptions {
+  /** Largest first part (the payload, which is decoded whole), in bytes. Default 1 MiB. */
+  readonly maxPayloadBytes?: number;
+  /** Bytes of one part's header block kept (beyond, dropped). Default 16 KiB. */
+  readonly maxHeaderSize?: number;
+  /** Header lines per part. Default 64. */
+  readonly maxHeaderPairs?: number;
+  /** Bytes a part stream buffers before the socket is paused. Default 64 KiB. */
+  readonly partHighWaterMark?: number;
+}
+
+/** The first part of a `multipart/related` message. */
+export interface RelatedPayloadPart {
+  /** Its Content-Type; undefined when the part has none (the server answers 400). */
+  readonly contentType: string | undefined;
+  readonly bytes: Uint8Array;
+}
+
+/** An incoming `multipart/related` message, decoded as it streams in. */
+export interface RelatedRequest {
+  /** The first part, read whole (bounded by `maxPayloadBytes`). */
+  readonly payload: Promise<RelatedPayloadPart>;
+  /**
+   * Once the payload has been read: the reader of the attachments that follow it, or undefined when the
+   * message holds the payload only (known when the next part begins or the message ends).
+   */
+  readonly attachments: Promise<AttachmentReader | undefined>;
+  /** Discards everything not read yet, so that the connection can be reused (an error response, a refusal). */
+  drain(): void;
+}
+
+/** The payload part was over `maxPayloadBytes`. */
+export class PayloadTooLargeError extends AttachmentStreamError {
+  constructor(limit: number) {
+    super(`The first part of the multipart/related payload is larger than ${limit} bytes`);
+  }
+}
+
+interface Part {
+  readonly stream: DicerPart;
+  headers: Map<string, string> | undefined;
+  /** The part's end was seen (a part without headers can end before any). */
+  ended: boolean;
+}
+
+/**
+ * Decodes a `multipart/related` body as it arrives (wire facts §6.2): the first part is the payload, the
+ * later parts attachments, offered through an {@link AttachmentReader} with demand end to end (socket →
+ * parser → part stream → reader → consumer: a part nobody reads holds the socket). Reads every framing the
+ * reference writes and accepts: with or without the leading CRLF or a preamble, with or without a CRLF
+ * after the closing delimiter, the boundary quoted or not, folded headers.
+ */
+export function decodeRelated(
+  source: Readable,
+  contentType: string,
+  options: DecodeRelatedOptions = {},
+): RelatedRequest {
+  const maxPayload = options.maxPayloadBytes ?? 1024 * 1024;
+  const boundary = boundaryOf(contentType);
+  const dicer = createDicer({
+    boundary,
+    maxHeaderSize: options.maxHeaderSize ?? 16 * 1024,
+    maxHeaderPairs: options.maxHeaderPairs ?? 64,
+    partHwm: options.partHighWaterMark ?? 64 * 1024,
+  });
+
+  let resolvePayload!: (p: RelatedPayloadPart) => void;
+  let rejectPayload!: (e: Error) => void;
+  const payload = new Promise<RelatedPayloadPart>((res, rej) => {
+    resolvePayload = res;
+    rejectPayload = rej;
+  });
+  let resolveAttachments!: (r: AttachmentReader | undefined) => void;
+  let rejectAttachments!: (e: Error) => void;
+  const attachments = new Promise<AttachmentReader | undefined>((res, rej) => {
+    resolveAttachments = res;
+    rejectAttachments = rej;
+  });
+  // both are awaited by the caller in turn: an early rejection must not count as unhandled
+  payload.catch(() => undefined);
+  attachments.catch(() => undefined);
+
+  let partCount = 0;
+  let payloadDone = false;
+  let finished = false;
+  let failure: Error | undefined;
+  let discarding = false;
+  const queue: Part[] = [];
+  let reader: AttachmentReader | undefined;
+  let listener: PartsListener | undefined;
+  let asked = 0;
+
+  const fail = (error: Error): void => {
+    if (failure !== undefined) return;
+    failure = error;
+    if (!payloadDone) rejectPayload(error);
+    rejectAttachments(error);
+    deliver();
+  };
+
+  const deliver = (): void => {
+    while (asked > 0 && listener !== undefined) {
+      const next = queue[0];
+      if (next !== undefined && next.headers !== undefined) {
+        queue.shift();
+        asked--;
+        listener.onPart(partChannel(next));
+        continue;
+      }
+      if (next === undefined && failure !== undefined) {
+        asked = 0;
+        listener.onError(failure);
+      } else if (next === undefined && finished) {
+        asked = 0;
+        listener.onEnd();
+      }
+      return;
+    }
+  };
+
+  const onAttachmentsKnown = (more: boolean): void => {
+    if (reader !== undefined || failure !== undefined) return;
+    if (!more) {
+      resolveAttachments(undefined);
+      return;
+    }
+    reader = new AttachmentReader(parts);
+    resolveAttachments(reader);
+  };
+
+  const parts: PartsChannel = {
+    setListener: (l) => {
+      listener = l;
+    },
+    request: () => {
+      asked++;
+      deliver();
+    },
+    cancel: (reason) => {
+      void reason;
+      discard();
+    },
+  };
+
+  const discard = (): void => {
+    if (discarding) return;
+    discarding = true;
+    for (const p of queue.splice(0)) p.stream.resume();
+    source.resume();
+  };
+
+  dicer.on('part', (stream: DicerPart) => {
+    const index = partCount++;
+    const part: Part = { stream, headers: undefined, ended: false };
+    stream.on('error', () => undefined);
+    stream.on('header', (header: Record<string, string[]>) => {
+      const headers = new Map<string, string>();
+      for (const [name, values] of Object.entries(header))
+        headers.set(name.toLowerCase(), values.join(', ').trim());
+      part.headers = headers;
+      if (index === 0) readPayload(part);
+      else deliver();
+    });
+    stream.on('end', () => {
+      part.ended = true;
+    });
+    if (discarding) {
+      stream.resume();
+      return;
+    }
+    if (index === 0) return;
+    queue.push(part);
+    onAttachmentsKnown(true);
+  });
+
+  const readPayload = (part: Part): void => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    part.stream.on('data', (c: Buffer) => {
+      if (payloadDone) return;
+      size += c.length;
+      if (size > maxPayload) {
+        payloadDone = true;
+        const error = new PayloadTooLargeError(maxPayload);
+        rejectPayload(error);
+        rejectAttachments(error);
+        failure ??= error;
+        discard();
+        return;
+      }
+      chunks.push(c);
+    });
+    part.stream.on('end', () => {
+      if (payloadDone) return;
+      payloadDone = true;
+      resolvePayload({ contentType: part.headers!.get('content-type'), bytes: Buffer.concat(chunks, size) });
+      if (finished) onAttachmentsKnown(false);
+    });
+  };
+
+  dicer.on('finish', () => {
+    finished = true;
+    // the parser finishes on the closing delimiter and may leave a write unanswered, which would hold its
+    // source paused forever: let the source run to its end on its own (what follows is ignored)
+    source.unpipe(dicer);
+    source.resume();
+    if (partCount === 0)
+      fail(new AttachmentStreamError('Did not receive any parts in the multipart mime request!'));
+    else if (payloadDone) onAttachmentsKnown(reader !== undefined);
+    deliver();
+  });
+  dicer.on('error', (e: Error) => {
+    fail(new AttachmentStreamError('Illegally formed multipart payload', { cause: e }));
+  });
+  source.on('error', (e: Error) =>
+    fail(new AttachmentAbortedError('the request body broke off', { cause: e })),
+  );
+  source.on('aborted', () =>
+    fail(new AttachmentAbortedError('the client closed the connection mid-request')),
+  );
+  source.pipe(dicer);
+
+  return {
+    payload,
+    attachments,
+    drain: () => {
+      reader?.drainAllAttachments();
+      discard();
+    },
+  };
+}
+
+/** One attachment part as a pull channel: one chunk per request, as the part stream gives them. */
+function partChannel(part: Part): PartChannel {
+  const stream = part.stream;
+  let sink: ChunkSink | undefined;
+  let started = false;
+  let wanted = false;
+  let discarding = false;
+  let done = false;
+  const body: ChunkChannel = {
+    setListener: (s) => {
+      sink = s;
+    },
+    request: () => {
+      if (done) return;
+      wanted = true;
+      if (!started) {
+        started = true;
+        stream.on('data', (chunk: Buffer) => {
+          if (discarding) return;
+          // one chunk per request: hold the stream (and so the parser and the socket) until the next one
+          stream.pause();
+          wanted = false;
+          sink!.onChunk(chunk);
+        });
+        stream.on('end', () => {
+          done = true;
+          if (!discarding) sink!.onDone();
+        });
+        stream.on('error', (e: Error) => {
+          done = true;
+          if (!discarding) sink!.onError(asError(e));
+        });
+        if (part.ended) {
+          done = true;
+          sink!.onDone();
+          return;
+        }
+      }
+      if (wanted) stream.resume();
+    },
+    cancel: () => {
+      discarding = true;
+      stream.resume();
+    },
+  };
+  return { headers: part.headers!, body };
+}
