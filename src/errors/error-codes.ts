@@ -444,6 +444,23 @@ export const ERROR_CODES = {
     summary:
       "What a resource handler returned does not fit its schema (the validation filter's `outputs` option, on in development mode); the message names every failing path.",
   },
+  SVC_ERR_ATTACH_NOT_ACCEPTED: {
+    errorName: 'RequestBodyError',
+    status: 400,
+    summary:
+      'The request carries attachments but its method declares no attachments parameter (`Resource method endpoint invoked does not accept any request attachments.`); the attachments are drained.',
+  },
+  SVC_ERR_ATTACH_BAD_PAYLOAD: {
+    errorName: 'RequestBodyError',
+    status: 400,
+    summary:
+      'A `multipart/related` request whose first part has no Content-Type, or whose envelope is malformed or empty.',
+  },
+  SVC_ERR_ATTACH_UNKNOWN_PAYLOAD_TYPE: {
+    errorName: 'RequestBodyError',
+    status: 415,
+    summary: 'The first part of a `multipart/related` request has a Content-Type no codec reads.',
+  },
   SVC_ERR_ATTACH_ILLEGAL_STATE: {
     errorName: 'AttachmentStateError',
     status: 500,

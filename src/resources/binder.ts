@@ -18,6 +18,8 @@ import {
   parseReturnEntity,
   parseFillInDefaults,
 } from '../protocol';
+import { type AttachmentReader, AttachmentStateError } from '../streams';
+import { ResponseAttachments } from './response-attachments';
 import type { RecordTemplate } from '../templates';
 import { ParameterBindingError, RequestBodyError } from './errors';
 import { keyAsIs } from './key-types';
@@ -42,6 +44,8 @@ export interface BindingRequest {
   readonly attributes: ReadonlyMap<string | symbol, unknown>;
   /** The decoded body map; undefined when the request has no body. Decoded on first call. */
   readonly body: () => DataMap | undefined;
+  /** The attachments of a `multipart/related` request; undefined when it carried none. */
+  readonly attachments: AttachmentReader | undefined;
   readonly log: SvcLogger;
 }
 
@@ -80,6 +84,8 @@ export class Context implements ResourceContext {
   declare responseHeaders: Record<string, string> | undefined;
   /** Made on first use of {@link signal} (most requests never need one). */
   declare abortController: AbortController | undefined;
+  /** What `setResponseAttachments` was given. */
+  declare responseAttachments: ResponseAttachments | undefined;
 
   constructor(route: RouteResult, req: BindingRequest, paging: Paging) {
     this.resource = route.resource.path;
@@ -104,6 +110,25 @@ export class Context implements ResourceContext {
     this.log = req.log;
     this.responseHeaders = undefined;
     this.abortController = undefined;
+    this.responseAttachments = undefined;
+  }
+
+  responseAttachmentsSupported(): boolean {
+    const accept = this.headers.accept;
+    const text = typeof accept === 'string' ? accept : Array.isArray(accept) ? accept.join(',') : '';
+    // any q counts (wire facts §6.4)
+    return /(^|,)\s*multipart\/related\s*(;|,|$)/i.test(text);
+  }
+
+  setResponseAttachments(attachments: ResponseAttachments): void {
+    if (!this.responseAttachmentsSupported()) {
+      throw new AttachmentStateError(
+        'Response attachments can only be set if the client request indicates permissibility',
+      );
+    }
+    if (!(attachments instanceof ResponseAttachments))
+      throw new TypeError('setResponseAttachments takes ResponseAttachments.builder()...build()');
+    this.responseAttachments = attachments;
   }
 
   get signal(): AbortSignal {
@@ -239,6 +264,15 @@ function batchEntities<T>(
  */
 export function bind(route: RouteResult, req: BindingRequest): BoundCall {
   const { target, method } = route;
+  const reader = req.attachments;
+  // brief, "Request attachment handling": attachments to a method that takes none are refused (and drained
+  // by the error path); a method that takes them and got none gets null
+  if (reader !== undefined && target.attachments === undefined) {
+    throw new RequestBodyError(
+      'Resource method endpoint invoked does not accept any request attachments.',
+      'SVC_ERR_ATTACH_NOT_ACCEPTED',
+    );
+  }
   const paging =
     method === 'finder' || method === 'get_all' || method === 'batch_finder'
       ? parsePagingParams(
@@ -330,7 +364,7 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
         args = [];
         input = {};
       } else {
-        const params = target.params.bind(req.query, route.pathKeys);
+        const params = target.params.bind(req.query, route.pathKeys, reader ?? null);
         args = [params];
         input = { params };
       }
@@ -338,7 +372,7 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
     }
     case 'action': {
       const body = req.body();
-      const params = target.params!.bind(body ?? new DataMap(), route.pathKeys);
+      const params = target.params!.bind(body ?? new DataMap(), route.pathKeys, reader ?? null);
       const entityLevel = route.key !== undefined && !simple;
       args = entityLevel ? [route.key, params] : [params];
       input = entityLevel ? { key: route.key, params } : { params };
@@ -346,7 +380,7 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
     }
     case 'batch_finder': {
       const batch = target.batch!;
-      const params = target.params!.bind(req.query, route.pathKeys);
+      const params = target.params!.bind(req.query, route.pathKeys, reader ?? null);
       const criteria = params[batch.param] as readonly unknown[];
       if (batch.maxBatchSize !== undefined && criteria.length > batch.maxBatchSize) {
         throw new ParameterBindingError(
@@ -364,6 +398,7 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
     default:
       throw new RequestBodyError(`Method ${String(method)} is not supported`);
   }
+  if (target.attachments === 'argument') args = [reader ?? null, ...args];
   const fillIn = req.query.get(QueryParam.FILL_IN_DEFAULTS);
   return {
     route,

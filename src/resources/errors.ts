@@ -67,7 +67,12 @@ export class ParameterBindingError extends SvcError {
 export class RequestBodyError extends SvcError {
   constructor(
     message: string,
-    code: 'SVC_ERR_BIND_BAD_BODY' | 'SVC_ERR_BIND_BODY_TOO_LARGE' = 'SVC_ERR_BIND_BAD_BODY',
+    code:
+      | 'SVC_ERR_BIND_BAD_BODY'
+      | 'SVC_ERR_BIND_BODY_TOO_LARGE'
+      | 'SVC_ERR_ATTACH_NOT_ACCEPTED'
+      | 'SVC_ERR_ATTACH_BAD_PAYLOAD'
+      | 'SVC_ERR_ATTACH_UNKNOWN_PAYLOAD_TYPE' = 'SVC_ERR_BIND_BAD_BODY',
     options?: { cause?: unknown },
   ) {
     super(code, message, options);

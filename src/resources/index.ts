@@ -126,6 +126,8 @@ export {
   simple,
 } from './definition';
 export { BatchFinderResult, isBatchFinderResult } from './batch-finder-result';
+export { type AttachmentsParam, attachmentsParam, withAttachments } from './attachments-param';
+export { ResponseAttachments, ResponseAttachmentsBuilder } from './response-attachments';
 export { criteriaKey } from './criteria-key';
 export type {
   ConnectionEvents,

@@ -2,7 +2,9 @@ import { DataList, DataMap, type DataValue } from '../data';
 import { QueryParam } from '../protocol';
 import { CoercionMode, type RecordDataSchema, RequiredMode, validate } from '../schema';
 import { type DefinitionLocation, ParameterBindingError, ResourceDefinitionError } from './errors';
+import type { AttachmentReader } from '../streams';
 import type { RecordTemplate } from '../templates';
+import { type AttachmentsParam, isAttachmentsParam } from './attachments-param';
 import {
   CoercionFailure,
   type RecordClass,
@@ -58,7 +60,11 @@ export interface CriteriaParam<C> {
 
 /** What a parameter spec may be. */
 export type ParamSpec =
-  ValueType<unknown> | OptionalParam<unknown, unknown> | AssocKeyParam<unknown> | CriteriaParam<unknown>;
+  | ValueType<unknown>
+  | OptionalParam<unknown, unknown>
+  | AssocKeyParam<unknown>
+  | CriteriaParam<unknown>
+  | AttachmentsParam;
 
 /** Parameter name → spec. */
 export type ParamSpecs = { readonly [name: string]: ParamSpec };
@@ -73,9 +79,11 @@ export type ParamValueOf<S> =
       ? T
       : S extends CriteriaParam<infer C>
         ? readonly C[]
-        : S extends ValueType<infer T>
-          ? T
-          : never;
+        : S extends AttachmentsParam
+          ? AttachmentReader | null
+          : S extends ValueType<infer T>
+            ? T
+            : never;
 
 /** The parameters object a handler receives for a spec object. */
 export type ParamsOf<P> = { readonly [N in keyof P]: ParamValueOf<P[N]> };
@@ -134,6 +142,8 @@ export interface CompiledParam {
   readonly assocPart: string | undefined;
   /** Set for a batch finder's batch parameter: its criteria record. */
   readonly criteria?: CompiledCriteria;
+  /** Set for the attachments parameter (`attachmentsParam()`): it receives the request's attachment reader. */
+  readonly attachments?: true;
 }
 
 /** A batch finder's batch parameter, compiled: the criteria record's class and schema. */
@@ -150,9 +160,15 @@ export interface CompiledParams {
    * association key parts.
    * @throws ParameterBindingError 400
    */
-  bind(source: DataMap | undefined, pathKeyParts?: ReadonlyMap<string, unknown>): Record<string, unknown>;
+  bind(
+    source: DataMap | undefined,
+    pathKeyParts?: ReadonlyMap<string, unknown>,
+    attachments?: AttachmentReader | null,
+  ): Record<string, unknown>;
   /** The batch parameter of a batch finder (undefined elsewhere). */
   readonly criteria: CompiledParam | undefined;
+  /** The attachments parameter, when the method declares one. */
+  readonly attachments: CompiledParam | undefined;
 }
 
 interface Classified {
@@ -268,7 +284,26 @@ export function compileParams(specs: unknown, ctx: ParamContext): CompiledParams
     if (ctx.source === 'query' && RESERVED_QUERY_PARAMS.has(name)) {
       fail(`the name '${name}' is reserved for the framework's own query parameter`);
     }
+    if (isAttachmentsParam(spec)) {
+      if (out.some((p) => p.attachments === true)) fail('a method has at most one attachments parameter');
+      out.push(
+        Object.freeze({
+          name,
+          type: ATTACHMENTS_TYPE,
+          optional: true,
+          defaultValue: undefined,
+          assocPart: undefined,
+          attachments: true as const,
+        }),
+      );
+      continue;
+    }
     const c = classify(spec);
+    if (isAttachmentsParam(c.type)) {
+      fail(
+        'attachmentsParam() marks the parameter itself (an AttachmentReader): it cannot be optional(), assocKey() or in an array',
+      );
+    }
     if (c.criteria !== undefined || isCriteriaParam(c.type)) {
       if (ctx.batchParam === undefined)
         fail('criteriaOf(...) declares the batch parameter of a batch finder only');
@@ -346,6 +381,25 @@ export function compileParams(specs: unknown, ctx: ParamContext): CompiledParams
   return compiled(out, ctx.source, criteria);
 }
 
+/** The value type of an attachments parameter: never read from the query or the body. */
+const ATTACHMENTS_TYPE: ValueType<unknown> = Object.freeze({
+  kind: 'record' as const,
+  typeName: 'AttachmentReader',
+  primitive: false,
+  schema: (): never => {
+    throw new TypeError('an attachments parameter has no schema');
+  },
+  fromUri: (): never => {
+    throw new TypeError('an attachments parameter is not read from the query');
+  },
+  fromBody: (): never => {
+    throw new TypeError('an attachments parameter is not read from the body');
+  },
+  toData: (): never => {
+    throw new TypeError('an attachments parameter has no data');
+  },
+});
+
 function bindingError(p: CompiledParam, data: DataValue, failure: CoercionFailure): ParameterBindingError {
   const text = valueText(data);
   let message: string;
@@ -370,12 +424,22 @@ function compiled(
   source: ParamSource,
   criteria?: CompiledParam,
 ): CompiledParams {
+  const attachments = params.find((p) => p.attachments === true);
   return {
     params,
     criteria,
-    bind(data: DataMap | undefined, pathKeyParts?: ReadonlyMap<string, unknown>): Record<string, unknown> {
+    attachments,
+    bind(
+      data: DataMap | undefined,
+      pathKeyParts?: ReadonlyMap<string, unknown>,
+      reader: AttachmentReader | null = null,
+    ): Record<string, unknown> {
       const out: Record<string, unknown> = {};
       for (const p of params) {
+        if (p.attachments === true) {
+          out[p.name] = reader;
+          continue;
+        }
         if (p.assocPart !== undefined) {
           const v = pathKeyParts?.get(p.assocPart);
           if (v === undefined) {

@@ -11,6 +11,7 @@ import type { RecordTemplate } from '../templates';
 import type { ResourceDefinition } from './definition';
 import { type DefinitionLocation, ResourceDefinitionError } from './errors';
 import { type AlternativeKey, type KeyType, isKeyType } from './key-types';
+import { attachmentsHandler } from './attachments-param';
 import { type CompiledCriteria, type CompiledParams, compileParams } from './params';
 import type { RequestFilter } from './request';
 import { type RecordClass, type ValueType, isValueType, keyPartTypeOf } from './value-types';
@@ -41,6 +42,11 @@ export interface MethodModel {
   readonly returns: ValueType<unknown> | undefined;
   /** Batch finders: the batch parameter and how the handler is called. */
   readonly batch?: BatchFinderModel;
+  /**
+   * How the method takes request attachments: `param` (its `attachmentsParam()` parameter), `argument`
+   * (a `withAttachments` handler: the first argument), or undefined (a request with attachments is a 400).
+   */
+  readonly attachments?: 'param' | 'argument';
 }
 
 /** What a batch finder adds to its {@link MethodModel}. */
@@ -259,6 +265,7 @@ function compileBatchFinders(
       selfPaging: paging.self,
       pagingDefaults: paging.defaults,
       returns: undefined,
+      ...(params.attachments === undefined ? {} : { attachments: 'param' as const }),
       batch: Object.freeze({
         param: def.batchParam,
         criteria: params.criteria!.criteria!,
@@ -323,6 +330,7 @@ function compileNamed(
       selfPaging: paging.self,
       pagingDefaults: paging.defaults,
       returns: kind === 'finders' ? undefined : returnsOf(def.returns, mat),
+      ...(params.attachments === undefined ? {} : { attachments: 'param' as const }),
     });
   }
   return out;
@@ -465,11 +473,13 @@ export function registerResource(
     }
     if (typeof value !== 'function')
       throw new ResourceDefinitionError(mat, 'a method handler must be a function');
+    const withReader = attachmentsHandler(value);
     methods.set(method, {
       method,
       name: undefined,
       label: method,
-      handler: value as AnyHandler,
+      handler: (withReader ?? value) as AnyHandler,
+      ...(withReader === undefined ? {} : { attachments: 'argument' as const }),
       params: undefined,
       selfPaging: false,
       pagingDefaults: DEFAULT_PAGING,

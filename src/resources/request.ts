@@ -1,7 +1,9 @@
+import type { Readable } from 'node:stream';
 import type { Observable } from 'rxjs';
 import type { DataMap } from '../data';
 import type { Paging, ProtocolVersion, ResourceMethod } from '../protocol';
 import type { MethodModel, ResourceModel } from './registration';
+import type { ResponseAttachments } from './response-attachments';
 
 /**
  * The descriptions the request path passes along (docs/architecture.md, "The request path"), and the filter contract.
@@ -30,6 +32,11 @@ export interface ResourceRequest {
   readonly headers: RequestHeaders;
   /** The body bytes (undefined when there is none). */
   readonly body: Uint8Array | undefined;
+  /**
+   * The body as a stream, for bodies the HTTP layer does not buffer (`multipart/related`: attachments are
+   * read as they arrive); the pipeline decodes it before routing. Undefined otherwise.
+   */
+  readonly bodyStream?: Readable;
   /**
    * Values filters attach for later stages and handlers (e.g. an attachment reader); keys are symbols or
    * namespaced strings. Handlers read them as `ctx.attributes`.
@@ -71,6 +78,11 @@ export interface EncodedResponse {
    * headers (a Buffer body costs a second write; see bench/resources.bench.ts).
    */
   readonly body: Uint8Array | string | undefined;
+  /**
+   * A body written as a stream instead (a `multipart/related` response with attachments, pulled by the
+   * socket); `body` is then undefined.
+   */
+  readonly stream?: Readable;
 }
 
 /** A logger (fastify's pino logger fits). */
@@ -122,6 +134,13 @@ export interface ResourceContext {
   readonly signal: AbortSignal;
   /** Adds a header to the response (success and error alike). */
   setResponseHeader(name: string, value: string): void;
+  /** True when the request's `Accept` lists `multipart/related`: response attachments may be set. */
+  responseAttachmentsSupported(): boolean;
+  /**
+   * Sends these attachments with the response (as `multipart/related`, when at least one was added).
+   * @throws AttachmentStateError when the client did not accept response attachments
+   */
+  setResponseAttachments(attachments: ResponseAttachments): void;
 }
 
 /**

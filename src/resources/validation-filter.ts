@@ -159,7 +159,7 @@ function check(inv: Invocation, options: Required<ValidationFilterOptions>): voi
       let text = '';
       for (const p of inv.target.params.params) {
         const value = input.params[p.name];
-        if (value === undefined || p.assocPart !== undefined) continue;
+        if (value === undefined || p.assocPart !== undefined || p.attachments === true) continue;
         const data: DataValue = p.type.toData(value);
         const r = validate(data, p.type.schema(), { requiredMode: mode, coercionMode: CoercionMode.NORMAL });
         if (!r.isValid()) text += prefixed(r.getMessages(), [p.name]);

@@ -73,6 +73,11 @@ export class AttachmentReader implements DataSourceIterator {
     else if (current !== undefined && !current.isFinished()) current.drainAttachment();
   }
 
+  /** True once a consumer registered (a callback, or as a data source iterator). */
+  isRegistered(): boolean {
+    return this.#callback !== undefined;
+  }
+
   /** True once every attachment was read or drained (or the stream failed). */
   haveAllAttachmentsFinished(): boolean {
     return this.#state === 'finished' || this.#state === 'drained' || this.#state === 'errored';

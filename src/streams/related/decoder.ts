@@ -269,7 +269,11 @@ function partChannel(part: Part): PartChannel {
         });
         stream.on('error', (e: Error) => {
           done = true;
-          if (!discarding) sink!.onError(asError(e));
+          // the parser's own errors (a part cut off by the end of the body) are the client's malformed envelope
+          if (!discarding)
+            sink!.onError(
+              new AttachmentStreamError('Illegally formed multipart payload', { cause: asError(e) }),
+            );
         });
         if (part.ended) {
           done = true;
