@@ -11,7 +11,13 @@
  * throw `ServiceError` for a chosen status.
  */
 import {
+  type AttachmentReader,
   BatchFinderResult,
+  GetMode,
+  ResponseAttachments,
+  SetMode,
+  attachments$,
+  withAttachments,
   INT,
   LONG,
   LONG_KEY,
@@ -30,7 +36,7 @@ import {
   optional,
   recordOf,
 } from 'svc-framework';
-import { of } from 'rxjs';
+import { EMPTY, concatMap, defer, lastValueFrom, of } from 'rxjs';
 import { Album } from './src/main/generated/com/example/photos/Album';
 import { AlbumEntry } from './src/main/generated/com/example/photos/AlbumEntry';
 import { Exif } from './src/main/generated/com/example/photos/Exif';
@@ -52,7 +58,17 @@ export function photosResource(lib: PhotoLibrary) {
     value: Photo,
     doc: 'Photos of the library.',
     methods: {
-      get: (id) => lib.getPhoto(id),
+      // with `Accept: multipart/related`, a photo that has an image comes with it as a response attachment
+      // (its `image` field points at it); other clients get the photo alone
+      get: (id, ctx) => {
+        const photo = lib.getPhoto(id);
+        if (photo === undefined || !ctx.responseAttachmentsSupported()) return photo;
+        return lib.images.writer(id).then((image) => {
+          if (image === undefined) return photo;
+          ctx.setResponseAttachments(ResponseAttachments.builder().appendSingleAttachment(image).build());
+          return photo.copy().setImage(`cid:${image.getAttachmentID()}`);
+        });
+      },
       batchGet: (ids) => {
         const found = new Map<number | bigint, Photo>();
         for (const id of ids) {
@@ -61,11 +77,23 @@ export function photosResource(lib: PhotoLibrary) {
         }
         return found;
       },
-      // the created photo is returned too, unless the request says $returnEntity=false
-      create: (photo) => {
-        const stored = lib.addPhoto(photo);
-        return { id: stored.getId()!, entity: stored };
-      },
+      // the created photo is returned too, unless the request says $returnEntity=false; its image, if any,
+      // comes as an attachment of a multipart/related request that `image: "cid:<id>"` points at, and is
+      // streamed to disk as it arrives
+      create: withAttachments(async (attachments, photo: Photo) => {
+        const pointer = photo.getImage(GetMode.NULL);
+        const stored = lib.addPhoto(photo.copy().setImage(null, SetMode.REMOVE_IF_NULL));
+        const id = stored.getId()!;
+        if (pointer !== undefined || attachments !== null) {
+          try {
+            await saveImage(lib, id, pointer, attachments);
+          } catch (err) {
+            lib.removePhoto(id);
+            throw err;
+          }
+        }
+        return { id, entity: stored };
+      }),
       batchCreate: (photos) =>
         photos.map((p) => {
           // the schema makes a title required (validation answers 422 before this runs); a blank one is the
@@ -223,4 +251,37 @@ export function albumEntriesResource(lib: PhotoLibrary) {
 /** Every resource of the example service over one library. */
 export function exampleResources(lib: PhotoLibrary) {
   return [photosResource(lib), albumsResource(lib), albumEntriesResource(lib)] as const;
+}
+
+/**
+ * Stores the attachment `pointer` (`cid:<id>`) names as the image of photo `id`; other attachments are
+ * drained. A pointer to an attachment the request does not carry is the client's error (400).
+ */
+async function saveImage(
+  lib: PhotoLibrary,
+  id: number | bigint,
+  pointer: string | undefined,
+  attachments: AttachmentReader | null,
+): Promise<void> {
+  const wanted = pointer?.startsWith('cid:') === true ? pointer.slice(4) : undefined;
+  if (pointer !== undefined && wanted === undefined)
+    throw new ServiceError(400, `image must point at an attachment (cid:<id>), not '${pointer}'`);
+  let found = false;
+  if (attachments !== null) {
+    await lastValueFrom(
+      attachments$(attachments).pipe(
+        concatMap((a) => {
+          if (a.id !== wanted || found) {
+            a.reader.drainAttachment();
+            return EMPTY;
+          }
+          found = true;
+          return defer(() => lib.images.save(id, a.reader));
+        }),
+      ),
+      { defaultValue: 0 },
+    );
+  }
+  if (wanted !== undefined && !found)
+    throw new ServiceError(400, `image points at attachment '${wanted}', which the request does not carry`);
 }

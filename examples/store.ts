@@ -2,6 +2,7 @@
  * The example service's embedded store: photos, albums and album entries in memory, seeded with a small
  * library. A real service would talk to a database here; the resources (resources.ts) only see this class.
  */
+import { ImageStore } from './images';
 import { Album } from './src/main/generated/com/example/photos/Album';
 import { AlbumEntry } from './src/main/generated/com/example/photos/AlbumEntry';
 import { Exif } from './src/main/generated/com/example/photos/Exif';
@@ -28,6 +29,8 @@ export interface EntryKey {
 }
 
 export class PhotoLibrary {
+  /** The photos' image bytes (files, streamed in and out as attachments). */
+  readonly images = new ImageStore();
   private readonly photos = new Map<string, Photo>();
   private readonly albums = new Map<string, Album>();
   private readonly entries = new Map<string, AlbumEntry>();

@@ -344,7 +344,10 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
   // Returns nothing (or a promise of nothing) once the reply is sent: a returned FastifyReply is a thenable,
   // which fastify would await (until the response finishes) and then try to send again (it only warns, but
   // builds an error each time): that cost a third of the throughput (bench/resources.bench.ts)
-  const handler = (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined => {
+  const handler = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<FastifyReply | undefined> | undefined => {
     const svc = svcRequest(request, prefix, reply);
     // HTTP/1.1 requires Host (RFC 9112 §3.2); svcServerOptions lets such requests through so that they are
     // refused here, in the protocol's form, rather than by Node with an empty 400
@@ -355,7 +358,11 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
         undefined,
       );
       const out = pipeline.handleError(svc, error, request.log);
-      if (isPromise(out)) return out.then((r) => send(reply, r));
+      if (isPromise(out))
+        return out.then((r) => {
+          send(reply, r);
+          return undefined;
+        });
       send(reply, out);
       return undefined;
     }
@@ -364,6 +371,9 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
     if (isPromise(out)) {
       return out.then((r) => {
         send(reply, r);
+        // a streamed body is still being written when this promise settles: fastify would take the
+        // undefined for an empty reply and cut the stream off, so it gets the reply to wait on instead
+        return r.stream === undefined ? undefined : reply;
       });
     }
     send(reply, out);

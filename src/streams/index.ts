@@ -35,6 +35,7 @@ export {
   attachmentChunks$,
   attachments$,
   consumeChunks,
+  toAsyncIterable,
   writerFromObservable,
 } from './rx';
 export {
@@ -52,3 +53,4 @@ export {
   decodeRelated,
 } from './related/decoder';
 export { boundaryOf, mediaTypeOf } from './related/content-type';
+export { newAttachmentId } from './attachment-id';

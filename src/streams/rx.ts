@@ -276,3 +276,50 @@ export function writerFromObservable(
     },
   };
 }
+
+/**
+ * A stream of chunks with demand as an async iterable that asks for one chunk per `next()` (no read-ahead):
+ * `Readable.from(toAsyncIterable((d$) => attachmentChunks$(attachment, d$)))` is a Node stream of an
+ * attachment, for `pipeline(..., fs.createWriteStream(path))`. Leaving the loop early unsubscribes.
+ */
+export async function* toAsyncIterable(
+  source: (demand$: Observable<number>) => Observable<Uint8Array>,
+): AsyncGenerator<Uint8Array> {
+  const demand = new Subject<number>();
+  const queue: Uint8Array[] = [];
+  let done = false;
+  let failure: { error: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const subscription = source(demand).subscribe({
+    next: (c) => {
+      queue.push(c);
+      wake?.();
+    },
+    error: (error: unknown) => {
+      failure = { error };
+      done = true;
+      wake?.();
+    },
+    complete: () => {
+      done = true;
+      wake?.();
+    },
+  });
+  try {
+    for (;;) {
+      if (queue.length > 0) {
+        yield queue.shift()!;
+        continue;
+      }
+      if (done) break;
+      const arrived = new Promise<void>((resolve) => (wake = resolve));
+      demand.next(1);
+      await arrived;
+      wake = undefined;
+    }
+    if (failure !== undefined) throw failure.error;
+  } finally {
+    subscription.unsubscribe();
+    demand.complete();
+  }
+}

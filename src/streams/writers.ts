@@ -4,6 +4,7 @@ import type {
   DataSourceIteratorCallback,
 } from './data-source';
 import { AttachmentAbortedError, asError } from './errors';
+import { newAttachmentId } from './attachment-id';
 import type { WriteHandle } from './write-handle';
 
 /**
@@ -16,16 +17,17 @@ export const DEFAULT_CHUNK_SIZE = 64 * 1024;
 
 /** Bytes in memory, written as views of `chunkSize` bytes (no copies). */
 export function writerFromBytes(
-  id: string,
+  id: string | undefined,
   bytes: Uint8Array,
   chunkSize: number = DEFAULT_CHUNK_SIZE,
 ): AttachmentDataSourceWriter {
   if (!Number.isSafeInteger(chunkSize) || chunkSize <= 0)
     throw new RangeError('chunkSize must be a positive integer');
+  const attachmentId = id ?? newAttachmentId();
   let handle: WriteHandle | undefined;
   let offset = 0;
   return {
-    getAttachmentID: () => id,
+    getAttachmentID: () => attachmentId,
     onInit: (h) => {
       handle = h;
     },
@@ -51,9 +53,10 @@ export function writerFromBytes(
  * stream. Strings are written as UTF-8.
  */
 export function writerFromAsyncIterable(
-  id: string,
+  id: string | undefined,
   source: AsyncIterable<Uint8Array | string>,
 ): AttachmentDataSourceWriter {
+  const attachmentId = id ?? newAttachmentId();
   let handle: WriteHandle | undefined;
   let iterator: AsyncIterator<Uint8Array | string> | undefined;
   let pulling = false;
@@ -84,7 +87,7 @@ export function writerFromAsyncIterable(
     );
   };
   return {
-    getAttachmentID: () => id,
+    getAttachmentID: () => attachmentId,
     onInit: (h) => {
       handle = h;
     },
@@ -108,10 +111,11 @@ export interface SyncInput {
  * request of the process) for as long as it takes; prefer {@link writerFromAsyncIterable} over a stream.
  * It exists, as in the reference, for inputs that are synchronous by nature.
  */
-export function writerFromSyncInput(id: string, input: SyncInput): AttachmentDataSourceWriter {
+export function writerFromSyncInput(id: string | undefined, input: SyncInput): AttachmentDataSourceWriter {
+  const attachmentId = id ?? newAttachmentId();
   let handle: WriteHandle | undefined;
   return {
-    getAttachmentID: () => id,
+    getAttachmentID: () => attachmentId,
     onInit: (h) => {
       handle = h;
     },

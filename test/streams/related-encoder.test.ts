@@ -178,3 +178,13 @@ describe('multipart/related encoder', () => {
     expect(makeBoundary()).not.toBe(b);
   });
 });
+
+describe('attachment ids', () => {
+  it('gives writers made without an id a version 1 UUID', () => {
+    const ids = [writerFromBytes(undefined, Buffer.from('x')), writerFromBytes(undefined, Buffer.from('y'))].map((w) =>
+      w.getAttachmentID(),
+    );
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+});

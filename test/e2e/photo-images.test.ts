@@ -1,0 +1,167 @@
+/**
+ * The example service's photo images over real HTTP: upload as an attachment of a `multipart/related`
+ * create (streamed to disk), download as a response attachment when the client accepts them.
+ */
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { concatMap, lastValueFrom, map, toArray } from 'rxjs';
+import {
+  attachments$,
+  decodeRelated,
+  encodeRelated,
+  writerFromAsyncIterable,
+  writerFromBytes,
+} from '../../src';
+import type { AttachmentDataSourceWriter } from '../../src';
+import { createExampleApp } from '../../examples/app';
+import { seededLibrary } from '../../examples/store';
+
+let app: FastifyInstance;
+let port: number;
+
+beforeAll(async () => {
+  app = await createExampleApp({ library: seededLibrary() });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  port = (app.server.address() as { port: number }).port;
+});
+afterAll(() => app.close());
+
+interface Answer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: Buffer;
+  readonly headers: http.IncomingHttpHeaders;
+}
+
+function request(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: Readable | Buffer,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path, headers: { 'x-svc-protocol-version': '2.0.0', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            contentType: String(res.headers['content-type']),
+            body: Buffer.concat(chunks),
+            headers: res.headers,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    if (body instanceof Readable) body.pipe(req);
+    else req.end(body);
+  });
+}
+
+function upload(photo: object, attachments: AttachmentDataSourceWriter[]): Promise<Answer> {
+  const msg = encodeRelated(
+    { contentType: 'application/json', bytes: Buffer.from(JSON.stringify(photo)) },
+    attachments,
+  );
+  return request('POST', '/photos', { 'content-type': msg.contentType }, msg.body);
+}
+
+const digest = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+
+describe('photo images', () => {
+  it('uploads an image as an attachment and downloads it as one, bytes intact', async () => {
+    const image = Buffer.from(Array.from({ length: 3 * 1024 * 1024 + 17 }, (_, i) => (i * 31) % 256));
+    const created = await upload({ title: 'With an image', format: 'PNG', image: 'cid:img' }, [
+      writerFromBytes('img', image, 50_000),
+    ]);
+    expect(created.status).toBe(201);
+    const id = String(created.headers['x-svc-id']);
+    // the stored photo does not keep the message-local pointer
+    expect(JSON.parse(created.body.toString())).not.toHaveProperty('image');
+
+    const plain = await request('GET', `/photos/${id}`, { accept: 'application/json' });
+    expect(plain.contentType).toBe('application/json');
+    expect(JSON.parse(plain.body.toString())).not.toHaveProperty('image');
+
+    const withImage = await request('GET', `/photos/${id}`, {
+      accept: 'application/json, multipart/related',
+    });
+    expect(withImage.contentType).toMatch(/^multipart\/related; boundary=/);
+    const m = decodeRelated(Readable.from([withImage.body]), withImage.contentType);
+    const photo = JSON.parse(Buffer.from((await m.payload).bytes).toString()) as {
+      image: string;
+      title: string;
+    };
+    expect(photo.title).toBe('With an image');
+    const got = await lastValueFrom(
+      attachments$((await m.attachments)!).pipe(
+        concatMap((a) =>
+          a.data$.pipe(
+            toArray(),
+            map((c) => [a.id, Buffer.concat(c)] as const),
+          ),
+        ),
+      ),
+    );
+    expect(photo.image).toBe(`cid:${got[0]}`);
+    expect(digest(got[1])).toBe(digest(image));
+  });
+
+  it('streams a 64 MiB image generated on the fly', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 3);
+    async function* generate(): AsyncGenerator<Uint8Array> {
+      for (let i = 0; i < 64; i++) {
+        await Promise.resolve();
+        yield chunk;
+      }
+    }
+    const created = await upload({ title: 'Big', format: 'JPEG', image: 'cid:big' }, [
+      writerFromAsyncIterable('big', generate()),
+    ]);
+    expect(created.status).toBe(201);
+    const got = await request('GET', `/photos/${String(created.headers['x-svc-id'])}`, {
+      accept: 'multipart/related',
+    });
+    const m = decodeRelated(Readable.from([got.body]), got.contentType);
+    await m.payload;
+    const bytes = await lastValueFrom(
+      attachments$((await m.attachments)!).pipe(
+        concatMap((a) => a.data$),
+        toArray(),
+      ),
+    );
+    expect(Buffer.concat(bytes).length).toBe(64 * 1024 * 1024);
+  });
+
+  it('refuses an image pointing at an attachment the request does not carry, and stores nothing', async () => {
+    const before = JSON.parse((await request('GET', '/photos?count=100', {})).body.toString()) as {
+      paging: { total: number };
+    };
+    const r = await upload({ title: 'Dangling', format: 'PNG', image: 'cid:missing' }, [
+      writerFromBytes('other', Buffer.from('x')),
+    ]);
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body.toString()).message).toBe(
+      "image points at attachment 'missing', which the request does not carry",
+    );
+    const after = JSON.parse((await request('GET', '/photos?count=100', {})).body.toString()) as {
+      paging: { total: number };
+    };
+    expect(after.paging.total).toBe(before.paging.total);
+  });
+
+  it('creates a photo without an image from a plain request, as before', async () => {
+    const r = await request(
+      'POST',
+      '/photos',
+      { 'content-type': 'application/json' },
+      Buffer.from(JSON.stringify({ title: 'Plain', format: 'GIF' })),
+    );
+    expect(r.status).toBe(201);
+  });
+});
