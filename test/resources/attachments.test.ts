@@ -17,7 +17,9 @@ import {
   STRING,
   action,
   attachments$,
+  attachmentChunks$,
   attachmentsParam,
+  consumeChunks,
   collection,
   encodeRelated,
   finder,
@@ -340,6 +342,123 @@ sys.stdout.buffer.write(ct + b"\\n" + body)
     const r = await sendRelated(port, 'POST', '/photos', PHOTO, [writerFromAsyncIterable('big', generate())]);
     expect(r.status).toBe(201);
     expect(probe.seen.at(-1)).toEqual({ big: `${size}:${expected.digest('hex').slice(0, 16)}` });
+  });
+});
+
+describe('streaming behaviour', () => {
+  it('reads many attachments in one message', async () => {
+    const probe: Probe = { aborted: [], seen: [] };
+    const server = await startServer({ resources: [resource(probe)] });
+    try {
+      const blobs = Array.from({ length: 200 }, (_, i) => Buffer.alloc(i * 13, i % 256));
+      const r = await sendRelated(
+        Number(new URL(server.base).port),
+        'POST',
+        '/photos',
+        PHOTO,
+        blobs.map((b, i) => writerFromBytes(`m${i}`, b, 1000)),
+      );
+      expect(r.status).toBe(201);
+      expect(Object.keys(probe.seen[0]!)).toHaveLength(200);
+      expect(probe.seen[0]!['m199']).toBe(sha(blobs[199]!));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('holds the upload while a slow consumer works, reading at its pace', async () => {
+    let read = 0;
+    let produced = 0;
+    let maxAhead = 0;
+    const slow = collection({
+      name: 'photos',
+      key: LONG_KEY,
+      value: Photo,
+      methods: {
+        create: withAttachments(async (attachments) => {
+          // asynchronous work per chunk: consumeChunks asks for the next chunk only when the work is done
+          await lastValueFrom(
+            attachments$(attachments!).pipe(
+              concatMap((a) =>
+                consumeChunks(
+                  (demand$) => attachmentChunks$(a.reader, demand$),
+                  async (c) => {
+                    read += c.length;
+                    maxAhead = Math.max(maxAhead, produced - read);
+                    await new Promise((r) => setTimeout(r, 1));
+                  },
+                ),
+              ),
+            ),
+            { defaultValue: undefined },
+          );
+          return { id: 1 };
+        }),
+      },
+    });
+    const server = await startServer({ resources: [slow], validation: false });
+    try {
+      const chunk = Buffer.alloc(64 * 1024, 1);
+      async function* generate(): AsyncGenerator<Uint8Array> {
+        for (let i = 0; i < 256; i++) {
+          await Promise.resolve();
+          produced += chunk.length;
+          yield chunk;
+        }
+      }
+      const r = await sendRelated(Number(new URL(server.base).port), 'POST', '/photos', '{}', [
+        writerFromAsyncIterable('slow', generate()),
+      ]);
+      expect(r.status).toBe(201);
+      expect(read).toBe(16 * 1024 * 1024);
+      // the client could not run ahead of the consumer by more than the buffers between them (sockets, parser)
+      expect(maxAhead).toBeLessThan(8 * 1024 * 1024);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("fails the handler's reader when the client aborts mid-upload, and keeps serving", async () => {
+    const errors: string[] = [];
+    const victim = collection({
+      name: 'photos',
+      key: LONG_KEY,
+      value: Photo,
+      methods: {
+        create: withAttachments(async (attachments) => {
+          try {
+            await lastValueFrom(attachments$(attachments!).pipe(concatMap((a) => a.data$)), {
+              defaultValue: undefined,
+            });
+          } catch (e) {
+            errors.push((e as Error).name);
+            throw e;
+          }
+          return { id: 1 };
+        }),
+        get: () => makePhoto(1, 'still here'),
+      },
+    });
+    const server = await startServer({ resources: [victim], validation: false });
+    try {
+      const port = Number(new URL(server.base).port);
+      const socket = net.connect(port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.on('connect', resolve));
+      socket.write(
+        'POST /photos HTTP/1.1\r\nHost: x\r\nX-Svc-Protocol-Version: 2.0.0\r\nContent-Type: multipart/related; boundary=B\r\nTransfer-Encoding: chunked\r\n\r\n',
+      );
+      const part =
+        '--B\r\nContent-Type: application/json\r\n\r\n{}\r\n--B\r\nContent-ID: a\r\n\r\n' +
+        'x'.repeat(100_000);
+      socket.write(`${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`);
+      await new Promise((r) => setTimeout(r, 50));
+      socket.destroy();
+      await until(() => errors.length === 1);
+      expect(errors[0]).toBe('AttachmentAbortedError');
+      expect((await server.request('GET', '/photos/1')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -104,7 +104,11 @@ export function decodeRelated(
     failure = error;
     if (!payloadDone) rejectPayload(error);
     rejectAttachments(error);
-    deliver();
+    // the reader hears of it at once, not at its next request: the attachment being read fails with it
+    if (listener !== undefined) {
+      asked = 0;
+      listener.onError(error);
+    }
   };
 
   const deliver = (): void => {
