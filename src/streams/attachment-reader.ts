@@ -35,6 +35,7 @@ export class AttachmentReader implements DataSourceIterator {
   #callback: AttachmentReaderCallback | undefined;
   #state: State = 'new';
   #current: SingleAttachmentReader | undefined;
+  #error: Error | undefined;
 
   constructor(parts: PartsChannel) {
     this.#parts = parts;
@@ -53,6 +54,11 @@ export class AttachmentReader implements DataSourceIterator {
     if (this.#state === 'new') {
       this.#state = 'reading';
       this.#parts.request();
+    } else if (this.#state === 'errored') {
+      // the stream failed before anyone listened: the consumer still hears of it
+      callback.onStreamError(this.#error!);
+    } else if (this.#state === 'drained') {
+      callback.onDrainComplete();
     }
   }
 
@@ -136,6 +142,7 @@ export class AttachmentReader implements DataSourceIterator {
   #onError(error: Error): void {
     if (this.haveAllAttachmentsFinished()) return;
     this.#state = 'errored';
+    this.#error = error;
     this.#current?.fail(error);
     this.#callback?.onStreamError(error);
   }
