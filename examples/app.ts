@@ -14,6 +14,8 @@ export interface ExampleAppOptions {
   readonly library?: PhotoLibrary;
   /** fastify's options (logger...). */
   readonly fastify?: FastifyServerOptions;
+  /** Base URL of another instance, for `photos?action=relay`. Default: none. */
+  readonly upstream?: string;
   /** svcPlugin options besides the resources (mode, validation, prefix...). */
   readonly svc?: Omit<SvcPluginOptions, 'resources'> & { readonly prefix?: string };
 }
@@ -25,6 +27,12 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
   // before any plugin runs (malformed framing, unknown methods, huge headers) answered as ErrorResponses
   const { prefix: _prefix, ...svc } = options.svc ?? {};
   const app = fastify({ ...svcServerOptions(svc), ...options.fastify });
-  await app.register(svcPlugin, { ...options.svc, resources: exampleResources(library) });
+  await app.register(svcPlugin, {
+    ...options.svc,
+    resources: exampleResources(
+      library,
+      options.upstream === undefined ? {} : { upstream: options.upstream },
+    ),
+  });
   return app;
 }

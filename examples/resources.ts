@@ -17,6 +17,9 @@ import {
   ResponseAttachments,
   SetMode,
   attachments$,
+  attachmentsParam,
+  type SvcClient,
+  createClient,
   withAttachments,
   INT,
   LONG,
@@ -51,7 +54,18 @@ function notFound(what: string): ServiceError {
 }
 
 /** The `photos` collection. */
-export function photosResource(lib: PhotoLibrary) {
+/** Options of the example's resources. */
+export interface ExampleResourceOptions {
+  /**
+   * Base URL of another instance of this service, for `photos?action=relay` (from `UPSTREAM_URL` in
+   * `server.ts`). Default: none (relay answers 501).
+   */
+  readonly upstream?: string;
+}
+
+export function photosResource(lib: PhotoLibrary, options: ExampleResourceOptions = {}) {
+  // the upstream's client, made on first relay
+  let upstream: SvcClient | undefined;
   return collection({
     name: 'photos',
     key: LONG_KEY,
@@ -145,6 +159,25 @@ export function photosResource(lib: PhotoLibrary) {
         ),
       },
       actions: {
+        // creates the photo on the upstream instance, its image attachment forwarded hop to hop as it
+        // arrives (never held here); answers the upstream's new id
+        relay: action(
+          { params: { photo: recordOf(Photo), image: attachmentsParam() }, returns: LONG },
+          async ({ photo, image }, ctx) => {
+            if (options.upstream === undefined)
+              throw new ServiceError(501, 'This instance has no upstream to relay to (set UPSTREAM_URL)');
+            upstream ??= createClient({ baseUrl: options.upstream });
+            const created = await upstream.send({
+              method: 'create',
+              resource: 'photos',
+              body: photo,
+              keySpec: LONG_KEY.spec,
+              attachments: image === null ? [] : [image],
+              signal: ctx.signal,
+            });
+            return created.id as number | bigint;
+          },
+        ),
         // removes photos taken before a time (and their album entries); an Observable works as well
         purge: action(
           { params: { takenBefore: optional(LONG, 0) }, returns: recordOf(PurgeResult) },
@@ -249,8 +282,8 @@ export function albumEntriesResource(lib: PhotoLibrary) {
 }
 
 /** Every resource of the example service over one library. */
-export function exampleResources(lib: PhotoLibrary) {
-  return [photosResource(lib), albumsResource(lib), albumEntriesResource(lib)] as const;
+export function exampleResources(lib: PhotoLibrary, options: ExampleResourceOptions = {}) {
+  return [photosResource(lib, options), albumsResource(lib), albumEntriesResource(lib)] as const;
 }
 
 /**

@@ -61,7 +61,11 @@ async function main(): Promise<void> {
     return;
   }
   const host = process.env.HOST ?? '127.0.0.1';
-  const app = await createExampleApp({ fastify: { logger: { level: process.env.LOG_LEVEL ?? 'warn' } } });
+  const upstream = process.env.UPSTREAM_URL;
+  const app = await createExampleApp({
+    fastify: { logger: { level: process.env.LOG_LEVEL ?? 'warn' } },
+    ...(upstream === undefined || upstream === '' ? {} : { upstream }),
+  });
   try {
     await app.listen({ port, host });
   } catch (err) {

@@ -18,6 +18,7 @@ import {
   maskFromPaths,
   methodHeaderValue,
 } from '../protocol';
+import type { AttachmentSources } from '../streams';
 import { ClientOptionsError, RequestBuildError } from './errors';
 import {
   type ClientOptions,
@@ -50,6 +51,8 @@ export interface HttpRequest {
   readonly body: Uint8Array | undefined;
   /** The body's data, before encoding (for logging and tests). */
   readonly bodyData: DataMap | undefined;
+  /** Attachments sent after the body as `multipart/related` (the transport writes the envelope). */
+  readonly attachments?: AttachmentSources;
 }
 
 /** Query parameter names the client writes itself; `params` may not use them. */
@@ -245,6 +248,15 @@ export function buildRequest(
     }
   }
   if (o.acceptHeader !== undefined && !headers.has('accept')) headers.set('Accept', o.acceptHeader);
+  if (desc.acceptResponseAttachments === true) {
+    const accept = headers.get('accept');
+    headers.set('Accept', `${accept ?? o.contentType}, ${MULTIPART_RELATED}`);
+  }
+  const attachments =
+    desc.attachments !== undefined && desc.attachments.length > 0 ? desc.attachments : undefined;
+  if (attachments !== undefined && bodyData === undefined) {
+    throw new RequestBuildError(`A ${method} request has no body to carry attachments (the first part)`);
+  }
   let body: Uint8Array | undefined;
   if (bodyData !== undefined) {
     const codec = requestCodec(o, headers.get('content-type'));
@@ -278,8 +290,11 @@ export function buildRequest(
     headers: headers.toRecord(),
     body,
     bodyData,
+    ...(attachments === undefined ? {} : { attachments }),
   });
 }
+
+const MULTIPART_RELATED = 'multipart/related';
 
 /** The codec of a request's own `Content-Type` header, or the client's. */
 function requestCodec(o: ResolvedClientOptions, contentType: string | undefined): DataCodec {

@@ -20,10 +20,12 @@ import {
 } from '../protocol';
 import { ResponseDecodingError, ServiceResponseError } from './errors';
 import { KeyMap } from './key-map';
+import type { AttachmentReader } from '../streams';
 import type { ResolvedClientOptions } from './options';
 import type { RequestDescription } from './request-description';
 import type {
   ActionResponse,
+  WithoutAttachmentAccessors,
   BatchCreateItem,
   BatchCreateResponse,
   BatchEntityResponse,
@@ -58,6 +60,27 @@ export function decodeResponse(
   options: ResolvedClientOptions,
   context: ResponseContext = { method: desc.method, url: desc.resource },
 ): SvcResponse {
+  return withAttachmentAccessors(decodeBare(desc, raw, options, context), raw.attachments) as SvcResponse;
+}
+
+/**
+ * Gives a response its `hasAttachments()` and `getAttachmentReader()`: accessors, not data, so that they
+ * stay out of equality checks and JSON of the response (a copy made by spreading needs them again).
+ */
+export function withAttachmentAccessors<T extends object>(response: T, reader: AttachmentReader | undefined): T {
+  Object.defineProperties(response, {
+    hasAttachments: { value: (): boolean => reader !== undefined, configurable: true },
+    getAttachmentReader: { value: (): AttachmentReader | undefined => reader, configurable: true },
+  });
+  return response;
+}
+
+function decodeBare(
+  desc: RequestDescription,
+  raw: RawResponse,
+  options: ResolvedClientOptions,
+  context: ResponseContext,
+): WithoutAttachmentAccessors<SvcResponse> {
   if (raw.status < 200 || raw.status > 299) throw errorFromResponse(raw, options, context);
   const r = new Reader(raw, options);
   const { status, headers } = raw;
@@ -65,7 +88,7 @@ export function decodeResponse(
     case 'get': {
       const body = r.body();
       if (body === undefined) throw r.fail('A get response has no entity');
-      return { status, headers, entity: r.wrap(body, desc.template, '') } satisfies EntityResponse<unknown>;
+      return { status, headers, entity: r.wrap(body, desc.template, '') } satisfies WithoutAttachmentAccessors<EntityResponse<unknown>>;
     }
     case 'batch_get': {
       const b = r.read(() => readBatchGetResponse(r.body()));
@@ -76,7 +99,7 @@ export function decodeResponse(
         results: keys.map(b.results, (v, k) => r.wrap(v, desc.template, `/results/${k}`)),
         statuses: keys.map(b.statuses, (v) => v),
         errors: keys.map(b.errors, (v) => v),
-      } satisfies BatchEntityResponse<ResourceKey, unknown>;
+      } satisfies WithoutAttachmentAccessors<BatchEntityResponse<ResourceKey, unknown>>;
     }
     case 'create': {
       const rawId = getHeader(headers, options.headerNames.id);
@@ -89,7 +112,7 @@ export function decodeResponse(
         idText,
         location: getHeader(headers, 'location'),
         entity: body === undefined ? undefined : r.wrap(body, desc.template, ''),
-      } satisfies CreateResponse<unknown>;
+      } satisfies WithoutAttachmentAccessors<CreateResponse<unknown>>;
     }
     case 'batch_create': {
       const items = r.read(() => readBatchCreateResponse(r.body()));
@@ -103,18 +126,18 @@ export function decodeResponse(
         error: s.error,
         entity: s.entity === undefined ? undefined : r.wrap(s.entity, desc.template, `/elements/${i}/entity`),
       }));
-      return { status, headers, elements } satisfies BatchCreateResponse<unknown>;
+      return { status, headers, elements } satisfies WithoutAttachmentAccessors<BatchCreateResponse<unknown>>;
     }
     case 'update':
     case 'delete':
-      return { status, headers, entity: undefined } satisfies UpdateResponse<unknown>;
+      return { status, headers, entity: undefined } satisfies WithoutAttachmentAccessors<UpdateResponse<unknown>>;
     case 'partial_update': {
       const body = r.body();
       return {
         status,
         headers,
         entity: body === undefined ? undefined : r.wrap(body, desc.template, ''),
-      } satisfies UpdateResponse<unknown>;
+      } satisfies WithoutAttachmentAccessors<UpdateResponse<unknown>>;
     }
     case 'batch_update':
     case 'batch_partial_update':
@@ -134,7 +157,7 @@ export function decodeResponse(
           entity: s.entity === undefined ? undefined : r.wrap(s.entity, template, `/results/${k}/entity`),
         })),
         errors: keys.map(b.errors, (v) => v),
-      } satisfies BatchStatusResponse<ResourceKey, unknown>;
+      } satisfies WithoutAttachmentAccessors<BatchStatusResponse<ResourceKey, unknown>>;
     }
     case 'get_all':
     case 'finder': {
@@ -146,7 +169,7 @@ export function decodeResponse(
         paging: c.paging,
         metadata:
           c.metadata === undefined ? undefined : r.wrap(c.metadata, desc.metadataTemplate, '/metadata'),
-      } satisfies CollectionPageResponse<unknown, unknown>;
+      } satisfies WithoutAttachmentAccessors<CollectionPageResponse<unknown, unknown>>;
     }
     case 'batch_finder': {
       const items = r.read(() => readBatchFinderResponse(r.body()));
@@ -163,7 +186,7 @@ export function decodeResponse(
           isError: c.isError,
           error: c.error,
         })),
-      } satisfies BatchFinderResponse<unknown, unknown>;
+      } satisfies WithoutAttachmentAccessors<BatchFinderResponse<unknown, unknown>>;
     }
     case 'action': {
       const value = r.read(() => readActionResponse(r.body()));
@@ -171,7 +194,7 @@ export function decodeResponse(
         status,
         headers,
         value: value === undefined ? undefined : r.wrapValue(value, desc.template, '/value'),
-      } satisfies ActionResponse<unknown>;
+      } satisfies WithoutAttachmentAccessors<ActionResponse<unknown>>;
     }
     default: {
       const never: never = desc;

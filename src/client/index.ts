@@ -88,6 +88,7 @@ export { type ResourceClient, createResourceClient, resourceClient } from './res
 export type {
   RecordClassLike,
   FinderContract,
+  BatchFinderContract,
   ActionContract,
   MethodsContract,
   KeyedResourceContract,
@@ -108,6 +109,14 @@ export type {
   ActionReturnOf,
   TypedActionResponse,
   FinderCall,
+  BatchFinderCall,
+  BatchFinderBuilder,
+  CriteriaOfContract,
+  OtherParamsOfContract,
+  RxCall,
+  RxClient,
+  KeyedMethods,
+  SimpleMethods,
   ActionCall,
   EntityActionCall,
   KeyedResourceClient,
@@ -116,5 +125,6 @@ export type {
   ResourceClientOf,
   ResourceClients,
 } from './resource-client-types';
+export { coldCall, entity, elements, actionValue } from './rx';
 export { diffPatch } from './diff-patch';
 export { nodeHttpFetch } from './node-http-fetch';

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { Readable } from 'node:stream';
 import { ResponseTooLargeError } from './errors';
 import type { FetchInit, FetchLike, FetchResponseLike } from './options';
 
@@ -21,7 +22,10 @@ export const nodeHttpFetch: FetchLike = (url: string, init: FetchInit): Promise<
       return;
     }
     const headers: Record<string, string> = { ...init.headers };
-    if (init.body !== undefined) headers['content-length'] = String(init.body.byteLength);
+    const streamed = init.body instanceof Readable ? init.body : undefined;
+    const bytes = init.body instanceof Readable ? undefined : init.body;
+    // a streamed body goes chunked (its length is not known up front)
+    if (bytes !== undefined) headers['content-length'] = String(bytes.byteLength);
     const req = (target.secure ? https : http).request(
       {
         protocol: target.secure ? 'https:' : 'http:',
@@ -36,26 +40,27 @@ export const nodeHttpFetch: FetchLike = (url: string, init: FetchInit): Promise<
         const chunks: Buffer[] = [];
         const limit = init.maxResponseBytes ?? Number.POSITIVE_INFINITY;
         let size = 0;
-        const body = new Promise<ArrayBuffer>((resolveBody, rejectBody) => {
-          res.on('data', (chunk: Buffer) => {
-            size += chunk.byteLength;
-            if (size > limit) {
-              // stop reading now: a hostile or broken server must not fill the client's memory
-              rejectBody(new ResponseTooLargeError(url, limit));
-              req.destroy();
-              return;
-            }
-            chunks.push(chunk);
+        // read on first ask: either whole (arrayBuffer) or as a stream, never both
+        let body: Promise<ArrayBuffer> | undefined;
+        const readWhole = (): Promise<ArrayBuffer> =>
+          new Promise<ArrayBuffer>((resolveBody, rejectBody) => {
+            res.on('data', (chunk: Buffer) => {
+              size += chunk.byteLength;
+              if (size > limit) {
+                // stop reading now: a hostile or broken server must not fill the client's memory
+                rejectBody(new ResponseTooLargeError(url, limit));
+                req.destroy();
+                return;
+              }
+              chunks.push(chunk);
+            });
+            res.on('end', () => {
+              const all = Buffer.concat(chunks);
+              resolveBody(all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength));
+            });
+            res.on('error', rejectBody);
+            res.on('aborted', () => rejectBody(new Error('the response was cut short')));
           });
-          res.on('end', () => {
-            const all = Buffer.concat(chunks);
-            resolveBody(all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength));
-          });
-          res.on('error', rejectBody);
-          res.on('aborted', () => rejectBody(new Error('the response was cut short')));
-        });
-        // a rejected body nobody asked for yet must not be an unhandled rejection
-        body.catch(() => undefined);
         resolve({
           status: res.statusCode ?? 0,
           headers: {
@@ -64,16 +69,22 @@ export const nodeHttpFetch: FetchLike = (url: string, init: FetchInit): Promise<
               for (let i = 0; i + 1 < raw.length; i += 2) callback(raw[i + 1]!, raw[i]!.toLowerCase());
             },
           },
-          arrayBuffer: () => body,
+          arrayBuffer: () => (body ??= readWhole()),
+          stream: () => res,
         });
       },
     );
     req.on('error', reject);
-    req.end(
-      init.body === undefined
-        ? undefined
-        : Buffer.from(init.body.buffer, init.body.byteOffset, init.body.byteLength),
-    );
+    if (streamed !== undefined) {
+      streamed.on('error', (e: Error) => req.destroy(e));
+      // an aborted or failed request stops its body (and so the writers behind it)
+      req.on('close', () => {
+        if (!streamed.readableEnded) streamed.destroy();
+      });
+      streamed.pipe(req);
+      return;
+    }
+    req.end(bytes === undefined ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   });
 
 interface Target {

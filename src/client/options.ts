@@ -16,6 +16,7 @@ import {
   protocolHeaderNames,
   isHttpToken,
 } from '../protocol';
+import type { Readable } from 'node:stream';
 import type { HttpRequest } from './build-request';
 import { ClientOptionsError, UnsupportedProtocolVersionError } from './errors';
 import type { RawResponse } from './transport';
@@ -63,13 +64,22 @@ export interface FetchResponseLike {
   readonly status: number;
   readonly headers: { forEach(callback: (value: string, name: string) => void): void };
   arrayBuffer(): Promise<ArrayBuffer>;
+  /**
+   * The body as a stream, instead of `arrayBuffer()` (one or the other): a `multipart/related` response's
+   * attachments are read from it as they arrive. Optional: without it, such a response is read whole
+   * (bounded by `maxResponseBytes`) and then split.
+   */
+  stream?(): Readable;
 }
 
 /** What the client asks of a fetch implementation; Node's global `fetch` and undici's fit. */
 export interface FetchInit {
   method: string;
   headers: Record<string, string>;
-  body?: Uint8Array;
+  /** The body: bytes, or a stream (a request with attachments, sent as it is produced). */
+  body?: Uint8Array | Readable;
+  /** Set with a stream body, as the WHATWG `fetch` requires. */
+  duplex?: 'half';
   signal: AbortSignal;
   /**
    * The largest body the client will read. A hint: `nodeHttpFetch` stops reading past it; for any other

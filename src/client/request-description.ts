@@ -1,3 +1,4 @@
+import type { AttachmentSources } from '../streams';
 import type { DataList, DataMap, DataValue } from '../data';
 import type { KeySpec, MaskPath, ResourceKey } from '../protocol';
 
@@ -70,6 +71,17 @@ export interface RequestCommon {
    * key of that name, and so are the keys of the response.
    */
   readonly altKey?: string;
+  /**
+   * Attachments sent with the body as `multipart/related` (the body is the first part): writers, one
+   * attachment each, or data source iterators (an incoming `AttachmentReader` forwards all of its own), in
+   * order. The body part points at them with `cid:<id>`. Streamed as the socket drains.
+   */
+  readonly attachments?: AttachmentSources;
+  /**
+   * Adds `multipart/related` to `Accept`, so that the server may answer with response attachments
+   * (`response.getAttachmentReader()`). Default false.
+   */
+  readonly acceptResponseAttachments?: boolean;
 }
 
 /** Wraps returned entities in a template class; without it they are DataMaps. */

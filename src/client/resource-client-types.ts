@@ -1,13 +1,17 @@
 import type { DataMap, JsValue } from '../data';
 import type { ResourceKey } from '../protocol';
 import type { KeyType } from '../resources/key-types';
-import type { AssocKeyParam, OptionalParam } from '../resources/params';
+import type { AttachmentsParam } from '../resources/attachments-param';
+import type { AttachmentSources } from '../streams';
+import type { AssocKeyParam, CriteriaParam, OptionalParam } from '../resources/params';
+import type { Observable } from 'rxjs';
 import type { ValueType } from '../resources/value-types';
 import type { RecordTemplate } from '../templates';
 import type { ParamsInit, Projection } from './request-description';
 import type {
   BatchCreateResponse,
   BatchEntityResponse,
+  BatchFinderResponse,
   BatchStatusResponse,
   CollectionPageResponse,
   CreateResponse,
@@ -35,6 +39,16 @@ export interface FinderContract {
   readonly metadata?: RecordClassLike | undefined;
 }
 
+/**
+ * What the client reads of a batch finder: its batch parameter's name, its parameters (the batch parameter,
+ * a `criteriaOf(...)` spec, among them) and its metadata class.
+ */
+export interface BatchFinderContract {
+  readonly batchParam: string;
+  readonly params: object;
+  readonly metadata?: RecordClassLike | undefined;
+}
+
 /** What the client reads of an action or entity action. */
 export interface ActionContract {
   readonly params: object;
@@ -45,6 +59,7 @@ export interface ActionContract {
 export interface MethodsContract {
   readonly getAll?: unknown;
   readonly finders?: { readonly [name: string]: FinderContract };
+  readonly batchFinders?: { readonly [name: string]: BatchFinderContract };
   readonly actions?: { readonly [name: string]: ActionContract };
   readonly entityActions?: { readonly [name: string]: ActionContract };
 }
@@ -90,6 +105,13 @@ export interface CallOptions {
   readonly query?: ParamsInit;
   /** `$fillInDefaults=true`: returned entities come with their absent defaulted fields filled in. */
   readonly fillInDefaults?: boolean;
+  /**
+   * Attachments sent with the body as `multipart/related` (the reference's `appendSingleAttachment` /
+   * `appendMultipleAttachments`): writers, or iterators such as an incoming `AttachmentReader`, forwarded.
+   */
+  readonly attachments?: AttachmentSources;
+  /** Lets the server answer with attachments (`response.getAttachmentReader()`). Default false. */
+  readonly acceptResponseAttachments?: boolean;
 }
 
 /** get and batch_get. */
@@ -148,11 +170,16 @@ type IsOptional<S> = S extends { readonly paramKind: 'optional' } ? true : false
 /** The parameters object of a finder or action: required parameters required, optional ones optional. */
 export type ParamsInput<P> = Simplify<
   {
-    readonly [N in keyof P as IsOptional<P[N]> extends true ? never : N]: ParamInputOf<P[N]>;
+    readonly [
+      N in keyof P as IsOptional<P[N]> extends true ? never : IsSent<P[N]> extends true ? N : never
+    ]: ParamInputOf<P[N]>;
   } & {
     readonly [N in keyof P as IsOptional<P[N]> extends true ? N : never]?: ParamInputOf<P[N]> | undefined;
   }
 >;
+
+/** False for the attachments parameter: attachments go as the call's `attachments` option. */
+type IsSent<S> = S extends AttachmentsParam ? false : true;
 
 /** One object type instead of an intersection, for readable signatures in editors. */
 type Simplify<T> = { [K in keyof T]: T[K] };
@@ -184,6 +211,50 @@ type ParamsOfContract<F> = F extends { readonly params: infer P } ? P : Record<n
 export type FinderCall<F, V> = (
   ...args: ParamsArgs<ParamsOfContract<F>, CollectionOptions>
 ) => Promise<CollectionPageResponse<V, MetadataOf<F>>>;
+
+/** The criteria record of a batch finder contract (what its `criteriaOf(...)` names). */
+export type CriteriaOfContract<F> = {
+  [N in keyof ParamsOfContract<F>]: ParamsOfContract<F>[N] extends CriteriaParam<infer C> ? C : never;
+}[keyof ParamsOfContract<F>];
+
+/** A batch finder's parameter specs without its batch parameter. */
+export type OtherParamsOfContract<F> = {
+  [
+    N in keyof ParamsOfContract<F> as ParamsOfContract<F>[N] extends { readonly paramKind: 'criteria' }
+      ? never
+      : N
+  ]: ParamsOfContract<F>[N];
+};
+
+/**
+ * One criterion at a time: `api.photos.batchFinders.searchPhotos.builder().add(c1).add(c2).send({ exif })`.
+ * Immutable: `add` returns a new builder, so one can be kept as a base and extended.
+ */
+export interface BatchFinderBuilder<C, P, R> {
+  /** The criteria so far, in the order they are sent (and answered). */
+  readonly criteria: readonly C[];
+  /** A builder with `criterion` appended (duplicates are kept: each gets its own result). */
+  add(...criteria: C[]): BatchFinderBuilder<C, P, R>;
+  /** Sends the batch finder with the criteria added so far. */
+  send(...args: ParamsArgs<P, CollectionOptions>): Promise<R>;
+  /** The cold Observable form of {@link send}. */
+  rx(...args: ParamsArgs<P, CollectionOptions>): Observable<R>;
+}
+
+/**
+ * A batch finder's call: `client.photos.batchFinders.searchPhotos([c1, c2], { exif }, { count: 5 })`, its
+ * `results[i]` answering `criteria[i]`; `.builder()` adds criteria one at a time.
+ */
+export type BatchFinderCall<F, V> = ((
+  criteria: Iterable<CriteriaOfContract<F>>,
+  ...args: ParamsArgs<OtherParamsOfContract<F>, CollectionOptions>
+) => Promise<BatchFinderResponse<V, MetadataOf<F>>>) & {
+  builder(): BatchFinderBuilder<
+    CriteriaOfContract<F>,
+    OtherParamsOfContract<F>,
+    BatchFinderResponse<V, MetadataOf<F>>
+  >;
+};
 
 /** A collection-level action's call. */
 export type ActionCall<A> = (
@@ -249,8 +320,8 @@ type AltCall<V, M, AK> = [keyof AK] extends [never]
       ): KeyedResourceClient<AltKeyOf<AK[N]>, V, Pick<M, KeyedMethodNames & keyof M>, never>;
     };
 
-/** The client of a collection or association: the methods its definition has, typed by it. */
-export type KeyedResourceClient<K, V, M, AK = never> = If<
+/** The calls of a collection or association (without `rx`, `sub`, `alt`). */
+export type KeyedMethods<K, V, M> = If<
   Has<M, 'get'>,
   { get(key: K, options?: GetOptions): Promise<EntityResponse<V>> }
 > &
@@ -300,15 +371,23 @@ export type KeyedResourceClient<K, V, M, AK = never> = If<
     ? { readonly finders: { readonly [N in keyof F]: FinderCall<F[N], V> } }
     : unknown) &
   ActionsOf<M> &
+  (M extends { readonly batchFinders: infer B }
+    ? { readonly batchFinders: { readonly [N in keyof B]: BatchFinderCall<B[N], V> } }
+    : unknown) &
   (M extends { readonly entityActions: infer A }
     ? { readonly entityActions: { readonly [N in keyof A]: EntityActionCall<K, A[N]> } }
-    : unknown) &
-  SubCall<K> &
+    : unknown);
+
+/** The client of a collection or association: the methods its definition has, typed by it. */
+export type KeyedResourceClient<K, V, M, AK = never> = KeyedMethods<K, V, M> & {
+  /** The cold Observable forms of the same calls (src/client/rx.ts). */
+  readonly rx: RxClient<KeyedMethods<K, V, M>>;
+} & SubCall<K> &
   AltCall<V, M, AK> &
   ResourceClientBase;
 
-/** The client of a simple resource: no keys. */
-export type SimpleResourceClient<V, M> = If<
+/** The calls of a simple resource (without `rx`, `sub`). */
+export type SimpleMethods<V, M> = If<
   Has<M, 'get'>,
   { get(options?: GetOptions): Promise<EntityResponse<V>> }
 > &
@@ -318,9 +397,32 @@ export type SimpleResourceClient<V, M> = If<
     { partialUpdate(patch: PatchInput, options?: ReturnEntityOptions): Promise<UpdateResponse<V>> }
   > &
   If<Has<M, 'delete'>, { delete(options?: CallOptions): Promise<UpdateResponse<never>> }> &
-  ActionsOf<M> &
-  SimpleSubCall &
+  ActionsOf<M>;
+
+/** The client of a simple resource: no keys. */
+export type SimpleResourceClient<V, M> = SimpleMethods<V, M> & {
+  /** The cold Observable forms of the same calls (src/client/rx.ts). */
+  readonly rx: RxClient<SimpleMethods<V, M>>;
+} & SimpleSubCall &
   ResourceClientBase;
+
+/** A promise-returning call's cold Observable form: the same parameters, the same response type. */
+export type RxCall<F> = F extends (...args: infer A) => Promise<infer R>
+  ? (...args: A) => Observable<R>
+  : never;
+
+/** The call groups of a client (`finders`, `actions`, ...), whose members become {@link RxCall}s. */
+type RxGroupName = 'finders' | 'batchFinders' | 'actions' | 'entityActions';
+
+/**
+ * The Observable forms of a client's calls, mirroring it: `rx.get(1)`, `rx.finders.byTag({...})`,
+ * `rx.batchFinders.searchPhotos([...])`, `rx.entityActions.addTag(1, {...})`.
+ */
+export type RxClient<C> = {
+  readonly [P in keyof C]: P extends RxGroupName
+    ? { readonly [N in keyof C[P]]: RxCall<C[P][N]> }
+    : RxCall<C[P]>;
+};
 
 /** What every resource client has. */
 export interface ResourceClientBase {

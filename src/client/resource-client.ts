@@ -1,14 +1,16 @@
 import { Data, DataMap, type DataValue } from '../data';
 import { CompoundKey, type ResourceKey, type SimpleKey, encodeKeyForBody } from '../protocol';
 import type { KeyType } from '../resources/key-types';
+import type { AttachmentSources } from '../streams';
 import type { ValueType } from '../resources/value-types';
 import { iterate } from './build-request';
-import { decodeResponse } from './decode-response';
+import { decodeResponse, withAttachmentAccessors } from './decode-response';
 import { RequestBuildError, ResponseDecodingError } from './errors';
 import { KeyMap } from './key-map';
 import type { ClientOptions } from './options';
-import type { EntityClass, ParamValue, ParamsInit, RequestDescription } from './request-description';
+import type { Entity, EntityClass, ParamValue, ParamsInit, RequestDescription } from './request-description';
 import type {
+  BatchFinderContract,
   CallOptions,
   CollectionOptions,
   FinderContract,
@@ -28,7 +30,9 @@ import type {
   BatchStatusResponse,
   CreateResponse,
   SvcResponse,
+  WithoutAttachmentAccessors,
 } from './responses';
+import { coldCall } from './rx';
 import { SvcClient } from './svc-client';
 
 /**
@@ -113,7 +117,11 @@ interface ParamPlan {
 /** The parameter specs of a finder or action, read by shape as registration does. */
 function paramPlans(params: object | undefined, where: string): readonly ParamPlan[] {
   if (params === undefined) return [];
-  return Object.entries(params).map(([name, spec]: [string, unknown]): ParamPlan => {
+  // the attachments parameter is not a query or body parameter: attachments go as the call's `attachments`
+  const sent = Object.entries(params).filter(
+    ([, spec]) => (spec as { paramKind?: unknown } | undefined)?.paramKind !== 'attachments',
+  );
+  return sent.map(([name, spec]: [string, unknown]): ParamPlan => {
     const s = spec as {
       paramKind?: unknown;
       type?: ValueType<unknown>;
@@ -186,6 +194,8 @@ function common(options: CallOptions | undefined): {
   timeoutMs?: number;
   params?: ParamsInit;
   fillInDefaults?: boolean;
+  attachments?: AttachmentSources;
+  acceptResponseAttachments?: boolean;
 } {
   if (options === undefined) return {};
   if (typeof options !== 'object' || options === null)
@@ -196,6 +206,10 @@ function common(options: CallOptions | undefined): {
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.query === undefined ? {} : { params: options.query }),
     ...(options.fillInDefaults === undefined ? {} : { fillInDefaults: options.fillInDefaults }),
+    ...(options.attachments === undefined ? {} : { attachments: options.attachments }),
+    ...(options.acceptResponseAttachments === undefined
+      ? {}
+      : { acceptResponseAttachments: options.acceptResponseAttachments }),
   };
 }
 
@@ -258,7 +272,7 @@ function bindResource(
     const request = await core.prepare(desc);
     const raw = await core.execute(request, desc);
     const res = decodeResponse(desc, raw, core.options, { method: request.resourceMethod, url: request.url });
-    return then(
+    const out = then(
       res,
       (message, cause) =>
         new ResponseDecodingError(message, {
@@ -268,6 +282,10 @@ function bindResource(
           ...(cause === undefined ? {} : { cause }),
         }),
     );
+    // responses rebuilt with typed keys get the attachment accessors back
+    return typeof out === 'object' && out !== null && (out as unknown) !== res
+      ? withAttachmentAccessors(out, raw.attachments)
+      : out;
   };
   const plain = <T>(desc: RequestDescription): Promise<T> => send(desc, (r) => r as T);
 
@@ -319,7 +337,7 @@ function bindResource(
               results: k.typedMap(r.results, ids, fail),
               statuses: k.typedMap(r.statuses, ids, fail),
               errors: k.typedMap(r.errors, ids, fail),
-            } satisfies BatchEntityResponse<unknown, unknown>;
+            } satisfies WithoutAttachmentAccessors<BatchEntityResponse<unknown, unknown>>;
           },
         );
       };
@@ -338,7 +356,9 @@ function bindResource(
           },
           (res, fail) => {
             const r = res as CreateResponse<unknown>;
-            return { ...r, id: k.typed(r.id, fail) } satisfies CreateResponse<unknown, unknown>;
+            return { ...r, id: k.typed(r.id, fail) } satisfies WithoutAttachmentAccessors<
+              CreateResponse<unknown, unknown>
+            >;
           },
         );
     if (has('batchCreate'))
@@ -363,14 +383,14 @@ function bindResource(
                 ...e,
                 id: k.typed(e.id, fail),
               })),
-            } satisfies BatchCreateResponse<unknown, unknown>;
+            } satisfies WithoutAttachmentAccessors<BatchCreateResponse<unknown, unknown>>;
           },
         );
     const batchStatus = (
       r: SvcResponse,
       ids: RequestedKeys,
       fail: Fail,
-    ): BatchStatusResponse<unknown, unknown> => {
+    ): WithoutAttachmentAccessors<BatchStatusResponse<unknown, unknown>> => {
       const b = r as BatchStatusResponse<ResourceKey, unknown>;
       return {
         status: b.status,
@@ -440,6 +460,10 @@ function bindResource(
   }
 
   // collections -----------------------------------------------------------------------------------------
+  const pagingOf = (o: CollectionOptions | undefined): object => ({
+    ...(o?.start === undefined ? {} : { start: o.start }),
+    ...(o?.count === undefined ? {} : { count: o.count }),
+  });
   const collectionCall = (
     name: string | undefined,
     spec: FinderContract | undefined,
@@ -450,10 +474,7 @@ function bindResource(
     return async (values, o) => {
       const { params, assoc } = encodeParams(plans, values, where);
       const c = common(o);
-      const paging = {
-        ...(o?.start === undefined ? {} : { start: o.start }),
-        ...(o?.count === undefined ? {} : { count: o.count }),
-      };
+      const paging = pagingOf(o);
       return plain({
         ...(name === undefined
           ? { method: 'get_all' as const }
@@ -467,6 +488,49 @@ function bindResource(
         ...projections(o),
       });
     };
+  };
+  const batchFinderCall = (name: string, spec: BatchFinderContract, where: string): unknown => {
+    const batchParam = spec.batchParam;
+    if (typeof batchParam !== 'string' || typeof spec.params !== 'object' || spec.params === null)
+      throw new TypeError(`${where}: not a batch finder (no batchParam or params)`);
+    // the batch parameter is sent from the criteria argument; the others as a finder's parameters
+    const others = Object.fromEntries(Object.entries(spec.params).filter(([n]) => n !== batchParam));
+    const plans = paramPlans(others, where);
+    const metadataTemplate = spec.metadata as EntityClass<unknown> | undefined;
+    const call = async (
+      criteria: Iterable<Entity>,
+      values?: Record<string, unknown>,
+      o?: CollectionOptions,
+    ): Promise<unknown> => {
+      const list = [...iterate(criteria, where)];
+      const { params, assoc } = encodeParams(plans, values, where);
+      const c = common(o);
+      return plain({
+        method: 'batch_finder',
+        name,
+        batchParam,
+        criteria: list,
+        ...(assoc === undefined ? {} : { key: assoc }),
+        ...base,
+        ...c,
+        params: withQuery(params, c.params, where),
+        paging: pagingOf(o),
+        template,
+        ...(metadataTemplate === undefined ? {} : { metadataTemplate }),
+        ...projections(o),
+      });
+    };
+    const builder = (criteria: readonly Entity[]): object => {
+      const send = (values?: Record<string, unknown>, o?: CollectionOptions): Promise<unknown> =>
+        call(criteria, values, o);
+      return Object.freeze({
+        criteria,
+        add: (...more: Entity[]) => builder(Object.freeze([...criteria, ...more])),
+        send,
+        rx: coldCall(send, 1),
+      });
+    };
+    return Object.assign(call, { builder: () => builder(Object.freeze([])) });
   };
   const getAll = alt === undefined ? methods['getAll'] : undefined;
   if (getAll !== undefined) {
@@ -485,6 +549,18 @@ function bindResource(
     for (const [name, spec] of Object.entries(finders))
       calls[name] = collectionCall(name, spec, at(`finders.${name}`));
     client['finders'] = Object.freeze(calls);
+  }
+
+  // batch finders -------------------------------------------------------------------------------------
+  const batchFinders =
+    alt === undefined
+      ? (methods['batchFinders'] as { readonly [n: string]: BatchFinderContract } | undefined)
+      : undefined;
+  if (batchFinders !== undefined) {
+    const calls: Record<string, unknown> = {};
+    for (const [name, spec] of Object.entries(batchFinders))
+      calls[name] = batchFinderCall(name, spec, at(`batchFinders.${name}`));
+    client['batchFinders'] = Object.freeze(calls);
   }
 
   // actions ---------------------------------------------------------------------------------------------
@@ -582,7 +658,62 @@ function bindResource(
             );
           };
   }
+  client['rx'] = rxForms(
+    client,
+    keyed === undefined ? SIMPLE_OPTIONS_AT : KEYED_OPTIONS_AT,
+    isFinder(getAll),
+  );
   return Object.freeze(client);
+}
+
+/** Where each call takes its options object (the argument the rx forms add their abort signal to). */
+const KEYED_OPTIONS_AT: { readonly [method: string]: number } = {
+  get: 1,
+  batchGet: 1,
+  create: 1,
+  batchCreate: 1,
+  update: 2,
+  batchUpdate: 1,
+  partialUpdate: 2,
+  batchPartialUpdate: 1,
+  delete: 1,
+  batchDelete: 1,
+};
+const SIMPLE_OPTIONS_AT: { readonly [method: string]: number } = {
+  get: 0,
+  update: 1,
+  partialUpdate: 1,
+  delete: 0,
+};
+const GROUP_OPTIONS_AT: { readonly [group: string]: number } = {
+  finders: 1,
+  actions: 1,
+  entityActions: 2,
+  batchFinders: 2,
+};
+
+/** The `rx` namespace of a bound client: each call and each group's calls, as cold Observables. */
+function rxForms(
+  client: Record<string, unknown>,
+  methodOptionsAt: { readonly [method: string]: number },
+  finderGetAll: boolean,
+): object {
+  type Call = (...args: unknown[]) => Promise<unknown>;
+  const rx: Record<string, unknown> = {};
+  for (const [method, at] of Object.entries(methodOptionsAt)) {
+    const call = client[method];
+    if (typeof call === 'function') rx[method] = coldCall(call as Call, at);
+  }
+  if (typeof client['getAll'] === 'function')
+    rx['getAll'] = coldCall(client['getAll'] as Call, finderGetAll ? 1 : 0);
+  for (const [group, at] of Object.entries(GROUP_OPTIONS_AT)) {
+    const calls = client[group] as Record<string, unknown> | undefined;
+    if (calls === undefined) continue;
+    const forms: Record<string, unknown> = {};
+    for (const [name, call] of Object.entries(calls)) forms[name] = coldCall(call as Call, at);
+    rx[group] = Object.freeze(forms);
+  }
+  return Object.freeze(rx);
 }
 
 type MethodsRecord = { readonly [name: string]: unknown };

@@ -1,4 +1,5 @@
 import type { DataMap, DataValue } from '../data';
+import type { AttachmentReader } from '../streams';
 import type { CollectionMetadata, ErrorResponse, ResourceKey } from '../protocol';
 import type { ResponseHeaders } from './errors';
 import type { KeyMap } from './key-map';
@@ -19,7 +20,16 @@ export interface ResponseCommon {
   readonly status: number;
   /** Lower-case names; read protocol headers with `getHeader` or the client's header names. */
   readonly headers: ResponseHeaders;
+  /** True when the response carried attachments (`multipart/related`, asked for with `acceptResponseAttachments`). */
+  hasAttachments(): boolean;
+  /** The response's attachments, read as they arrive; undefined when it carried none. */
+  getAttachmentReader(): AttachmentReader | undefined;
 }
+
+/** A response shape without the attachment accessors (what decoding builds before adding them). */
+export type WithoutAttachmentAccessors<R> = R extends unknown
+  ? Omit<R, 'hasAttachments' | 'getAttachmentReader'>
+  : never;
 
 /** get. */
 export interface EntityResponse<T = DataMap> extends ResponseCommon {

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { type AttachmentReader, decodeRelated, encodeRelated, mediaTypeOf } from '../streams';
 import type { HttpRequest } from './build-request';
 import { type ResponseHeaders, RequestTimeoutError, ResponseTooLargeError, TransportError } from './errors';
 import type { FetchLike } from './options';
@@ -6,7 +8,10 @@ import type { FetchLike } from './options';
 export interface RawResponse {
   readonly status: number;
   readonly headers: ResponseHeaders;
+  /** The whole body; of a `multipart/related` response, its first part (and `content-type` is that part's). */
   readonly body: Uint8Array;
+  /** The attachments of a `multipart/related` response, streaming in; undefined otherwise. */
+  readonly attachments?: AttachmentReader;
 }
 
 /** How {@link sendHttp} sends. */
@@ -72,15 +77,21 @@ export async function sendHttp(request: HttpRequest, options: TransportOptions):
 
   try {
     let response: Awaited<ReturnType<FetchLike>>;
+    const related = request.attachments === undefined ? undefined : relatedBody(request);
     try {
       response = await options.fetch(url, {
         method: request.method,
-        headers: { ...request.headers },
-        ...(request.body === undefined ? {} : { body: request.body }),
+        headers: related === undefined ? { ...request.headers } : related.headers,
+        ...(related !== undefined
+          ? { body: related.body, duplex: 'half' as const }
+          : request.body === undefined
+            ? {}
+            : { body: request.body }),
         signal: controller.signal,
         ...(Number.isFinite(limit) ? { maxResponseBytes: limit } : {}),
       });
     } catch (err) {
+      related?.body.destroy();
       throw outcome(err);
     }
     const headers: Record<string, string> = {};
@@ -91,6 +102,10 @@ export async function sendHttp(request: HttpRequest, options: TransportOptions):
     });
     const declared = headers['content-length'];
     if (declared !== undefined && Number(declared) > limit) throw tooLarge();
+    const type = headers['content-type'];
+    if (type !== undefined && mediaTypeOf(type) === 'multipart/related' && response.status < 300) {
+      return await readRelated(response, headers, type, limit, outcome);
+    }
     let body: Uint8Array;
     try {
       body = new Uint8Array(await response.arrayBuffer());
@@ -104,5 +119,65 @@ export async function sendHttp(request: HttpRequest, options: TransportOptions):
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     for (const remove of listeners) remove();
+  }
+}
+
+/**
+ * The envelope of a request with attachments: the body as the first part under its own Content-Type, the
+ * attachments after it, streamed as the socket drains (`encodeRelated`).
+ */
+function relatedBody(request: HttpRequest): { headers: Record<string, string>; body: Readable } {
+  const headers: Record<string, string> = {};
+  let payloadType = 'application/json';
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name.toLowerCase() === 'content-type') payloadType = value;
+    else headers[name] = value;
+  }
+  const message = encodeRelated(
+    { contentType: payloadType, bytes: request.body ?? new Uint8Array(0) },
+    request.attachments ?? [],
+  );
+  headers['Content-Type'] = message.contentType;
+  return { headers, body: message.body };
+}
+
+/**
+ * A `multipart/related` response: its first part becomes the body (read whole, bounded by the limit) and
+ * its Content-Type the response's, the parts after it an attachment reader that streams from the socket
+ * (read it, or drain it, to free the connection).
+ */
+async function readRelated(
+  response: Awaited<ReturnType<FetchLike>>,
+  headers: Record<string, string>,
+  type: string,
+  limit: number,
+  outcome: (err: unknown) => unknown,
+): Promise<RawResponse> {
+  let source: Readable;
+  try {
+    source =
+      response.stream !== undefined
+        ? response.stream()
+        : Readable.from([new Uint8Array(await response.arrayBuffer())]);
+  } catch (err) {
+    throw outcome(err);
+  }
+  try {
+    const related = decodeRelated(source, type, Number.isFinite(limit) ? { maxPayloadBytes: limit } : {});
+    const payload = await related.payload;
+    const attachments = await related.attachments;
+    const out: Record<string, string> = { ...headers };
+    delete out['content-length'];
+    if (payload.contentType === undefined) delete out['content-type'];
+    else out['content-type'] = payload.contentType;
+    return {
+      status: response.status,
+      headers: Object.freeze(out),
+      body: payload.bytes,
+      ...(attachments === undefined ? {} : { attachments }),
+    };
+  } catch (err) {
+    source.destroy();
+    throw outcome(err);
   }
 }

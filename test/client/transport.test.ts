@@ -221,7 +221,7 @@ describe('an injected fetch', () => {
       'X-Svc-Protocol-Version': '2.0.0',
       'X-Svc-Method': 'create',
     });
-    expect(Buffer.from(init.body!).toString()).toBe('{}');
+    expect(Buffer.from(init.body as Uint8Array).toString()).toBe('{}');
     expect(init.signal).toBeInstanceOf(AbortSignal);
   });
 

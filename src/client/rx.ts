@@ -1,0 +1,81 @@
+import { Observable, type OperatorFunction, map, mergeMap, from } from 'rxjs';
+
+/**
+ * Cold Observable forms of the typed client's calls (`api.photos.rx.get(1)`): the request is sent on
+ * subscribe, each subscription sends its own, and unsubscribing before the answer aborts the HTTP request.
+ * A server handler can return one (piped through {@link entity} for a get), so that a client hanging up
+ * upstream cancels the downstream call: the server unsubscribes its handler's Observable when `ctx.signal`
+ * aborts, and that unsubscription is this module's abort. See README.md, "Observable forms".
+ */
+
+/** The promise call's options with a `signal`, as every typed-client call takes them. */
+interface WithSignal {
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The cold Observable form of a promise-returning call whose options object is argument `optionsAt`
+ * (missing arguments before it are passed as undefined). The caller's own `signal`, if any, still aborts.
+ */
+export function coldCall<A extends unknown[], R>(
+  call: (...args: A) => Promise<R>,
+  optionsAt: number,
+): (...args: A) => Observable<R> {
+  return (...args: A) =>
+    new Observable<R>((subscriber) => {
+      const controller = new AbortController();
+      const given = args[optionsAt] as WithSignal | undefined;
+      // a non-object is left for the call to refuse with its typed error
+      const options =
+        given === undefined || (typeof given === 'object' && given !== null)
+          ? {
+              ...given,
+              signal:
+                given?.signal === undefined
+                  ? controller.signal
+                  : AbortSignal.any([given.signal, controller.signal]),
+            }
+          : given;
+      const callArgs = [...args];
+      while (callArgs.length < optionsAt) callArgs.push(undefined);
+      callArgs[optionsAt] = options;
+      let settled = false;
+      call(...(callArgs as A)).then(
+        (value) => {
+          settled = true;
+          subscriber.next(value);
+          subscriber.complete();
+        },
+        (err: unknown) => {
+          settled = true;
+          subscriber.error(err);
+        },
+      );
+      return () => {
+        // after the answer there is nothing to abort (and a response's attachments may still be read)
+        if (!settled) controller.abort(new DOMException('The Observable was unsubscribed', 'AbortError'));
+      };
+    });
+}
+
+/**
+ * A get's (or create's, partial_update's) response → its entity, so that a get handler can return
+ * `api.photos.rx.get(id).pipe(entity())`.
+ */
+export function entity<T>(): OperatorFunction<{ readonly entity: T }, T> {
+  return map((r) => r.entity);
+}
+
+/**
+ * A finder's (or get_all's) page → its elements, one value each: a stream of entities, as a finder
+ * handler's Observable may be. (A finder handler can also return the rx call unpiped: a page value with
+ * `elements` and `metadata` is read as the whole answer.)
+ */
+export function elements<T>(): OperatorFunction<{ readonly elements: readonly T[] }, T> {
+  return mergeMap((r) => from(r.elements));
+}
+
+/** An action's response → its value, so that an action handler can return the rx call piped through this. */
+export function actionValue<T>(): OperatorFunction<{ readonly value: T }, T> {
+  return map((r) => r.value);
+}
