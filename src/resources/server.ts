@@ -13,31 +13,20 @@ import {
   negotiateResponseType,
   parseQueryParams,
   resolveRequestProtocolVersion,
-  selectRequestCodec,
   isHttpToken,
   toHeaderValue,
 } from '../protocol';
 import type { Context } from './binder';
 import { type BoundCall, type BindingRequest, bind } from './binder';
-import {
-  ClientClosedError,
-  HandlerTimeoutError,
-  NullResultError,
-  RequestBodyError,
-  TunnelingError,
-} from './errors';
+import { ClientClosedError, HandlerTimeoutError, NullResultError, TunnelingError } from './errors';
 import { type AnswerMode, awaitAnswer, isAsyncAnswer } from './handler-answer';
 import {
   type AttachmentReader,
   AttachmentAbortedError,
-  AttachmentStreamError,
-  PayloadTooLargeError,
-  type RelatedPayloadPart,
   type RelatedRequest,
-  decodeRelated,
   encodeRelated,
-  mediaTypeOf,
 } from '../streams';
+import { DEFAULT_PAYLOAD_BYTES, decodeBody, decodeRelatedContent } from './content-decoder';
 import { runPerCriterion } from './per-criterion';
 import type { ResourceModel } from './registration';
 import { buildResponse } from './response-builder';
@@ -75,17 +64,6 @@ export interface PipelineConfig {
   readonly timeout?: number;
   /** Largest request body (the first part of a `multipart/related` one), bytes. Default 1 MiB. */
   readonly maxBodyBytes?: number;
-}
-
-const DEFAULT_PAYLOAD_BYTES = 1024 * 1024;
-
-/** A decoding failure of a `multipart/related` body as the protocol error it is. */
-function relatedError(err: unknown): unknown {
-  if (err instanceof PayloadTooLargeError)
-    return new RequestBodyError(err.message, 'SVC_ERR_BIND_BODY_TOO_LARGE', { cause: err });
-  if (err instanceof AttachmentStreamError)
-    return new RequestBodyError(err.message, 'SVC_ERR_ATTACH_BAD_PAYLOAD', { cause: err });
-  return err;
 }
 
 /** Aborts every response data source a handler set (the request failed, or its response has no body). */
@@ -280,54 +258,17 @@ export class ResourcePipeline {
   /** A streamed body (`multipart/related`) is decoded first: its payload, then whether attachments follow. */
   private start(state: RequestState, request: ResourceRequest): EncodedResponse | Promise<EncodedResponse> {
     if (request.bodyStream === undefined) return this.serve(state, request);
-    return this.decodeRelatedBody(state, request).then((r) => this.serve(state, r));
-  }
-
-  /**
-   * The payload and attachment reader of a `multipart/related` request (wire facts §6.3): the request goes
-   * on with the first part as its body (and its Content-Type), the reader in the binding.
-   */
-  private async decodeRelatedBody(state: RequestState, request: ResourceRequest): Promise<ResourceRequest> {
-    const contentType = getHeader(request.headers, 'content-type') ?? '';
-    let related: RelatedRequest;
-    try {
-      related = decodeRelated(request.bodyStream!, contentType, {
-        maxPayloadBytes: this.config.maxBodyBytes ?? DEFAULT_PAYLOAD_BYTES,
-      });
-    } catch (err) {
-      request.bodyStream!.resume();
-      throw relatedError(err);
-    }
-    state.related = related;
-    let payload: RelatedPayloadPart;
-    try {
-      payload = await related.payload;
-    } catch (err) {
-      throw relatedError(err);
-    }
-    if (payload.contentType === undefined) {
-      throw new RequestBodyError(
-        'Incorrect multipart/related payload. First part must contain the Content-Type!',
-        'SVC_ERR_ATTACH_BAD_PAYLOAD',
-      );
-    }
-    if (this.config.codecs.find(mediaTypeOf(payload.contentType)) === undefined) {
-      throw new RequestBodyError(
-        `Unknown Content-Type for first part of multipart/related payload: ${payload.contentType.slice(0, 200)}`,
-        'SVC_ERR_ATTACH_UNKNOWN_PAYLOAD_TYPE',
-      );
-    }
-    try {
-      state.attachments = await related.attachments;
-    } catch (err) {
-      throw relatedError(err);
-    }
-    return {
-      ...request,
-      body: payload.bytes.length === 0 ? undefined : payload.bytes,
-      bodyStream: undefined,
-      headers: { ...request.headers, 'content-type': payload.contentType },
-    };
+    return decodeRelatedContent(
+      request,
+      this.config.codecs,
+      this.config.maxBodyBytes ?? DEFAULT_PAYLOAD_BYTES,
+      (related) => {
+        state.related = related;
+      },
+    ).then((content) => {
+      state.attachments = content.attachments;
+      return this.serve(state, content.request);
+    });
   }
 
   /** decode → route → bind → invocation filters → invoke → build → response filters → encode. */
@@ -492,12 +433,9 @@ export class ResourcePipeline {
     return v;
   }
 
-  /** Decodes a request body with the codec its Content-Type names. */
+  /** Decodes a request body with the codec its Content-Type names (content-decoder.ts). */
   decodeBody(request: ResourceRequest): DataMap | undefined {
-    const bytes = request.body;
-    if (bytes === undefined || bytes.length === 0) return undefined;
-    const codec = selectRequestCodec(getHeader(request.headers, 'content-type'), this.config.codecs);
-    return codec.bytesToMap(bytes);
+    return decodeBody(request, this.config.codecs);
   }
 
   /** Response filters (in reverse order), then encode. */

@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import http from 'node:http';
 import net from 'node:net';
 import { Readable } from 'node:stream';
@@ -460,6 +461,64 @@ describe('streaming behaviour', () => {
       await server.close();
     }
   });
+});
+
+describe('multi-GB attachments', () => {
+  // SVC_ATTACHMENT_GIB=8 for a longer run; 2 GiB in the suite (a few seconds)
+  const gib = Number(process.env.SVC_ATTACHMENT_GIB ?? '2');
+  it(`streams ${gib} GiB generated on the fly through the server, checksummed at the far end`, async () => {
+    const size = gib * 1024 * 1024 * 1024;
+    const chunk = Buffer.alloc(1024 * 1024);
+    for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 131) % 251;
+    let sent = 0;
+    let sentCrc = 0;
+    async function* generate(): AsyncGenerator<Uint8Array> {
+      while (sent < size) {
+        await Promise.resolve();
+        sent += chunk.length;
+        sentCrc = crc32(chunk, sentCrc);
+        yield chunk;
+      }
+    }
+    let received = 0;
+    let receivedCrc = 0;
+    let peakRss = 0;
+    const huge = collection({
+      name: 'photos',
+      key: LONG_KEY,
+      value: Photo,
+      methods: {
+        create: withAttachments(async (attachments) => {
+          await lastValueFrom(
+            attachments$(attachments!).pipe(
+              concatMap((a) => a.data$),
+              map((c) => {
+                received += c.length;
+                receivedCrc = crc32(c, receivedCrc);
+                if ((received & 0x7ffffff) === 0) peakRss = Math.max(peakRss, process.memoryUsage().rss);
+              }),
+            ),
+            { defaultValue: undefined },
+          );
+          return { id: 1 };
+        }),
+      },
+    });
+    const server = await startServer({ resources: [huge], validation: false });
+    try {
+      const rssBefore = process.memoryUsage().rss;
+      const r = await sendRelated(Number(new URL(server.base).port), 'POST', '/photos', '{}', [
+        writerFromAsyncIterable('huge', generate()),
+      ]);
+      expect(r.status).toBe(201);
+      expect(received).toBe(size);
+      expect(receivedCrc).toBe(sentCrc);
+      // memory does not grow with the attachment (client and server share this process)
+      expect(peakRss - rssBefore).toBeLessThan(256 * 1024 * 1024);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
 
 describe('response attachments', () => {
