@@ -128,3 +128,4 @@ export type {
 export { coldCall, entity, elements, actionValue } from './rx';
 export { diffPatch } from './diff-patch';
 export { nodeHttpFetch } from './node-http-fetch';
+export { RequestAttachments } from './request-attachments';

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { concatMap, lastValueFrom, map, toArray } from 'rxjs';
 import {
   type AttachmentReader,
+  RequestAttachments,
   attachments$,
   createResourceClient,
   writerFromAsyncIterable,
@@ -58,7 +59,11 @@ describe('client attachments', () => {
     const api = createResourceClient({ baseUrl: server.baseUrl }, { photos });
     const image = Buffer.from(Array.from({ length: 1_000_003 }, (_, i) => (i * 7) % 256));
     const photo = new Photo().setTitle('Sent by the client').setFormat(PhotoFormat.PNG).setImage('cid:pic');
-    const created = await api.photos.create(photo, { attachments: [writerFromBytes('pic', image, 65_536)] });
+    const created = await api.photos.create(photo, {
+      attachments: RequestAttachments.builder()
+        .appendSingleAttachment(writerFromBytes('pic', image, 65_536))
+        .build(),
+    });
     expect(created.status).toBe(201);
     expect(created.hasAttachments()).toBe(false);
 
