@@ -67,7 +67,10 @@ export function decodeResponse(
  * Gives a response its `hasAttachments()` and `getAttachmentReader()`: accessors, not data, so that they
  * stay out of equality checks and JSON of the response (a copy made by spreading needs them again).
  */
-export function withAttachmentAccessors<T extends object>(response: T, reader: AttachmentReader | undefined): T {
+export function withAttachmentAccessors<T extends object>(
+  response: T,
+  reader: AttachmentReader | undefined,
+): T {
   Object.defineProperties(response, {
     hasAttachments: { value: (): boolean => reader !== undefined, configurable: true },
     getAttachmentReader: { value: (): AttachmentReader | undefined => reader, configurable: true },
@@ -88,7 +91,11 @@ function decodeBare(
     case 'get': {
       const body = r.body();
       if (body === undefined) throw r.fail('A get response has no entity');
-      return { status, headers, entity: r.wrap(body, desc.template, '') } satisfies WithoutAttachmentAccessors<EntityResponse<unknown>>;
+      return {
+        status,
+        headers,
+        entity: r.wrap(body, desc.template, ''),
+      } satisfies WithoutAttachmentAccessors<EntityResponse<unknown>>;
     }
     case 'batch_get': {
       const b = r.read(() => readBatchGetResponse(r.body()));
@@ -130,7 +137,9 @@ function decodeBare(
     }
     case 'update':
     case 'delete':
-      return { status, headers, entity: undefined } satisfies WithoutAttachmentAccessors<UpdateResponse<unknown>>;
+      return { status, headers, entity: undefined } satisfies WithoutAttachmentAccessors<
+        UpdateResponse<unknown>
+      >;
     case 'partial_update': {
       const body = r.body();
       return {

@@ -115,8 +115,8 @@ export type {
   OtherParamsOfContract,
   RxCall,
   RxClient,
-  KeyedMethods,
-  SimpleMethods,
+  KeyedClientCalls,
+  SimpleClientCalls,
   ActionCall,
   EntityActionCall,
   KeyedResourceClient,
@@ -125,7 +125,7 @@ export type {
   ResourceClientOf,
   ResourceClients,
 } from './resource-client-types';
-export { coldCall, entity, elements, actionValue } from './rx';
+export { coldCall, entity, elements, page, type HandlerPage, actionValue } from './rx';
 export { diffPatch } from './diff-patch';
 export { nodeHttpFetch } from './node-http-fetch';
 export { RequestAttachments } from './request-attachments';

@@ -321,7 +321,7 @@ type AltCall<V, M, AK> = [keyof AK] extends [never]
     };
 
 /** The calls of a collection or association (without `rx`, `sub`, `alt`). */
-export type KeyedMethods<K, V, M> = If<
+export type KeyedClientCalls<K, V, M> = If<
   Has<M, 'get'>,
   { get(key: K, options?: GetOptions): Promise<EntityResponse<V>> }
 > &
@@ -379,15 +379,15 @@ export type KeyedMethods<K, V, M> = If<
     : unknown);
 
 /** The client of a collection or association: the methods its definition has, typed by it. */
-export type KeyedResourceClient<K, V, M, AK = never> = KeyedMethods<K, V, M> & {
+export type KeyedResourceClient<K, V, M, AK = never> = KeyedClientCalls<K, V, M> & {
   /** The cold Observable forms of the same calls (src/client/rx.ts). */
-  readonly rx: RxClient<KeyedMethods<K, V, M>>;
+  readonly rx: RxClient<KeyedClientCalls<K, V, M>>;
 } & SubCall<K> &
   AltCall<V, M, AK> &
   ResourceClientBase;
 
 /** The calls of a simple resource (without `rx`, `sub`). */
-export type SimpleMethods<V, M> = If<
+export type SimpleClientCalls<V, M> = If<
   Has<M, 'get'>,
   { get(options?: GetOptions): Promise<EntityResponse<V>> }
 > &
@@ -400,9 +400,9 @@ export type SimpleMethods<V, M> = If<
   ActionsOf<M>;
 
 /** The client of a simple resource: no keys. */
-export type SimpleResourceClient<V, M> = SimpleMethods<V, M> & {
+export type SimpleResourceClient<V, M> = SimpleClientCalls<V, M> & {
   /** The cold Observable forms of the same calls (src/client/rx.ts). */
-  readonly rx: RxClient<SimpleMethods<V, M>>;
+  readonly rx: RxClient<SimpleClientCalls<V, M>>;
 } & SimpleSubCall &
   ResourceClientBase;
 

@@ -50,6 +50,8 @@ import { SvcClient } from './svc-client';
  * const page = await api.photos.finders.byTag({ tag: 'sea' }, { count: 5 });
  * const { value } = await api.photos.entityActions.addTag(1, { tag: 'favourite' }); // number
  * await api.albumEntries.finders.byAlbum({ albumId: 1 }); // GET /albumEntries/(albumId:1)?q=byAlbum
+ * const { results } = await api.photos.batchFinders.searchPhotos([c1, c2]); // results[i] for criteria[i]
+ * api.photos.rx.get(1).pipe(entity()); // cold: sent on subscribe, aborted on unsubscribe
  * ```
  */
 export type ResourceClient<R extends ResourceContracts> = ResourceClients<R> & {

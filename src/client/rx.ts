@@ -68,11 +68,46 @@ export function entity<T>(): OperatorFunction<{ readonly entity: T }, T> {
 
 /**
  * A finder's (or get_all's) page → its elements, one value each: a stream of entities, as a finder
- * handler's Observable may be. (A finder handler can also return the rx call unpiped: a page value with
- * `elements` and `metadata` is read as the whole answer.)
+ * handler's Observable may be (the framework collects them; {@link page} keeps the downstream total and
+ * metadata instead).
  */
 export function elements<T>(): OperatorFunction<{ readonly elements: readonly T[] }, T> {
   return mergeMap((r) => from(r.elements));
+}
+
+/** A page as a finder handler returns it (the server's `CollectionPage`). */
+export interface HandlerPage<V, M> {
+  readonly elements: readonly V[];
+  readonly total?: number;
+  readonly metadata?: M;
+}
+
+/**
+ * A finder's (or get_all's) page → the page a finder handler returns: its elements, the total the
+ * downstream server reported, and its metadata when that is a record (a finder declared with a `metadata`
+ * class; raw metadata DataMaps are left out, as a handler's page holds records). For a proxy that pages,
+ * declare the upstream finder with `paging: true` and pass `ctx.paging`'s start and count on, so that the
+ * downstream page is not cut a second time.
+ */
+export function page<V, M>(): OperatorFunction<
+  {
+    readonly elements: readonly V[];
+    readonly paging: { readonly total?: number | undefined } | undefined;
+    readonly metadata: M | undefined;
+  },
+  HandlerPage<V, M extends { data(): unknown } ? M : never>
+> {
+  type Out = HandlerPage<V, M extends { data(): unknown } ? M : never>;
+  return map((r): Out => {
+    const metadata = r.metadata as { data?: unknown } | undefined;
+    return {
+      elements: r.elements,
+      ...(r.paging?.total === undefined ? {} : { total: r.paging.total }),
+      ...(metadata !== undefined && typeof metadata.data === 'function'
+        ? { metadata: metadata as Out['metadata'] }
+        : {}),
+    };
+  });
 }
 
 /** An action's response → its value, so that an action handler can return the rx call piped through this. */
