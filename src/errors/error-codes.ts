@@ -479,6 +479,17 @@ export const ERROR_CODES = {
     summary:
       "The reason writers and readers get when their exchange is abandoned (an error elsewhere in the request, a consumer that unsubscribed or hung up).",
   },
+  SVC_ERR_QUEUE_BLOB_NOT_FOUND: {
+    errorName: 'BlobNotFoundError',
+    status: 404,
+    summary: 'A blob id names no blob in the blob store (never stored, deleted, or not an id).',
+  },
+  SVC_ERR_QUEUE_BLOB_WRITE: {
+    errorName: 'BlobWriteError',
+    status: 507,
+    summary:
+      'A blob could not be stored (disk full, directory unwritable, the source failed); nothing of it is visible.',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
