@@ -10,4 +10,5 @@ export * from './protocol';
 export * from './resources';
 export * from './client';
 export * from './streams';
+export * from './queue';
 export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';
