@@ -50,7 +50,7 @@ function exampleSourceSets(): string[] {
 function hasSchemas(dir: string): boolean {
   return fs
     .readdirSync(dir, { withFileTypes: true })
-    .some((e) => (e.isDirectory() ? hasSchemas(path.join(dir, e.name)) : e.name.endsWith('.pdsc')));
+    .some((e) => (e.isDirectory() ? hasSchemas(path.join(dir, e.name)) : /\.(pdsc|pdl)$/.test(e.name)));
 }
 
 /** Generates every tree; returns one line per tree for the log. */

@@ -84,6 +84,7 @@ export { type HttpRequest, buildRequest, expandResourcePath } from './build-requ
 export { type RawResponse, type TransportOptions, sendHttp } from './transport';
 export { type ResponseContext, decodeResponse, errorFromResponse } from './decode-response';
 export { type ExecuteOptions, SvcClient, createClient } from './svc-client';
+export { DEFAULT_QUERY_TUNNEL_THRESHOLD, type TunnelPolicy, tunnelRequest } from './tunnel-encode';
 export { type ResourceClient, createResourceClient, resourceClient } from './resource-client';
 export type {
   RecordClassLike,

@@ -20,6 +20,7 @@ import type { Readable } from 'node:stream';
 import type { HttpRequest } from './build-request';
 import { ClientOptionsError, UnsupportedProtocolVersionError } from './errors';
 import type { RawResponse } from './transport';
+import { DEFAULT_QUERY_TUNNEL_THRESHOLD, isQueryTunnelThreshold } from './tunnel-encode';
 
 /**
  * The client's options: one object, validated once by {@link resolveClientOptions}, every default in
@@ -167,6 +168,13 @@ export interface ClientOptions {
   readonly methodHeader?: MethodHeaderMode;
   /** Filters around the transport, the first outermost (default none). */
   readonly filters?: readonly ClientFilter[];
+  /**
+   * Query tunneling: a request whose percent-encoded query (without `?`) has at least this many characters
+   * is sent as a `POST` with `X-HTTP-Method-Override` (see `tunnel-encode.ts`). Default 4096
+   * ({@link DEFAULT_QUERY_TUNNEL_THRESHOLD}); `false` (or `Infinity`) never tunnels by length. A request
+   * may override it, or force tunneling with `forceQueryTunnel`.
+   */
+  readonly queryTunnelThreshold?: number | false;
 }
 
 /** The defaults of {@link ClientOptions}. */
@@ -178,6 +186,7 @@ export interface ClientDefaults {
   readonly timeoutMs: number;
   readonly maxResponseBytes: number;
   readonly methodHeader: MethodHeaderMode;
+  readonly queryTunnelThreshold: number | false;
 }
 
 /** Every default in one place. */
@@ -189,6 +198,7 @@ export const DEFAULT_CLIENT_OPTIONS: ClientDefaults = Object.freeze({
   timeoutMs: 10_000,
   maxResponseBytes: 64 * 1024 * 1024,
   methodHeader: 'post',
+  queryTunnelThreshold: DEFAULT_QUERY_TUNNEL_THRESHOLD,
 });
 
 /**
@@ -231,6 +241,7 @@ export interface ResolvedClientOptions {
   readonly headers: Readonly<Record<string, string>>;
   readonly methodHeader: MethodHeaderMode;
   readonly filters: readonly ClientFilter[];
+  readonly queryTunnelThreshold: number | false;
 }
 
 /** True for options already resolved by {@link resolveClientOptions}. */
@@ -354,6 +365,14 @@ export function resolveClientOptions(options: ClientOptions | ResolvedClientOpti
     throw new ClientOptionsError('filters', 'expected an array of filter functions');
   }
 
+  const queryTunnelThreshold = options.queryTunnelThreshold ?? d.queryTunnelThreshold;
+  if (!isQueryTunnelThreshold(queryTunnelThreshold)) {
+    throw new ClientOptionsError(
+      'queryTunnelThreshold',
+      `expected a positive integer number of characters, Infinity or false; got ${String(queryTunnelThreshold)}`,
+    );
+  }
+
   return Object.freeze({
     [RESOLVED]: true as const,
     baseUrl,
@@ -378,6 +397,7 @@ export function resolveClientOptions(options: ClientOptions | ResolvedClientOpti
     headers,
     methodHeader,
     filters: Object.freeze([...(filters as readonly ClientFilter[])]),
+    queryTunnelThreshold,
   });
 }
 

@@ -62,6 +62,13 @@ export interface RequestCommon {
   /** Overrides the client's timeout for this request. */
   readonly timeoutMs?: number;
   /**
+   * Sends this request tunneled (`POST` + `X-HTTP-Method-Override`) whatever its query length, when it has
+   * a query; the reference's request-context attribute `FORCE_QUERY_TUNNEL`. Default false.
+   */
+  readonly forceQueryTunnel?: boolean;
+  /** Overrides the client's `queryTunnelThreshold` for this request (`false`: never by length). */
+  readonly queryTunnelThreshold?: number | false;
+  /**
    * `$fillInDefaults=true`: the server fills absent fields that have schema defaults into the entities it
    * returns (get, batch_get, finders, get_all, returned created or patched entities, action records).
    */

@@ -101,6 +101,10 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
   /** Overrides the client's timeout. */
   readonly timeoutMs?: number;
+  /** Sends the call tunneled whatever its query length (`FORCE_QUERY_TUNNEL`); see `RequestCommon`. */
+  readonly forceQueryTunnel?: boolean;
+  /** Overrides the client's `queryTunnelThreshold` for this call (`false`: never by length). */
+  readonly queryTunnelThreshold?: number | false;
   /** Further query parameters the definition does not declare (framework names are reserved). */
   readonly query?: ParamsInit;
   /** `$fillInDefaults=true`: returned entities come with their absent defaulted fields filled in. */

@@ -194,6 +194,8 @@ function common(options: CallOptions | undefined): {
   headers?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
   timeoutMs?: number;
+  forceQueryTunnel?: boolean;
+  queryTunnelThreshold?: number | false;
   params?: ParamsInit;
   fillInDefaults?: boolean;
   attachments?: AttachmentSources;
@@ -206,6 +208,10 @@ function common(options: CallOptions | undefined): {
     ...(options.headers === undefined ? {} : { headers: options.headers }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.forceQueryTunnel === undefined ? {} : { forceQueryTunnel: options.forceQueryTunnel }),
+    ...(options.queryTunnelThreshold === undefined
+      ? {}
+      : { queryTunnelThreshold: options.queryTunnelThreshold }),
     ...(options.query === undefined ? {} : { params: options.query }),
     ...(options.fillInDefaults === undefined ? {} : { fillInDefaults: options.fillInDefaults }),
     ...(options.attachments === undefined ? {} : { attachments: options.attachments }),

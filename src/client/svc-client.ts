@@ -11,6 +11,7 @@ import {
 import type { RequestDescription } from './request-description';
 import type { ResponseFor } from './responses';
 import { type RawResponse, sendHttp } from './transport';
+import { isQueryTunnelThreshold, tunnelRequest } from './tunnel-encode';
 
 const ANNOUNCED = Symbol('svc.client.announcedVersions');
 
@@ -50,12 +51,28 @@ export class SvcClient {
    * `USE_LATEST_IF_AVAILABLE`). Pure; see {@link buildRequest}.
    */
   buildRequest(desc: RequestDescription, version?: ProtocolVersion): HttpRequest {
-    return buildRequest(desc, this.options, version);
+    return this.tunnel(desc, buildRequest(desc, this.options, version));
   }
 
   /** The HTTP request for `desc`, with the protocol version resolved as {@link send} does. */
   async prepare(desc: RequestDescription): Promise<HttpRequest> {
-    return buildRequest(desc, this.options, await this.protocolVersionFor(desc.resource));
+    return this.tunnel(desc, buildRequest(desc, this.options, await this.protocolVersionFor(desc.resource)));
+  }
+
+  /**
+   * The request as it goes on the wire: tunneled when `desc.forceQueryTunnel` or its query reaches the
+   * threshold (the request's, else the client's). Applied here, not in a filter, so that `buildRequest`
+   * and `prepare` show the wire form and filters see what is sent.
+   */
+  private tunnel(desc: RequestDescription, request: HttpRequest): HttpRequest {
+    const force = desc.forceQueryTunnel ?? false;
+    const threshold = desc.queryTunnelThreshold ?? this.options.queryTunnelThreshold;
+    if (typeof force !== 'boolean') throw new RequestBuildError(`'forceQueryTunnel' must be a boolean`);
+    if (!isQueryTunnelThreshold(threshold))
+      throw new RequestBuildError(
+        `'queryTunnelThreshold' must be a positive integer, Infinity or false, got ${String(threshold)}`,
+      );
+    return tunnelRequest(request, { force, threshold });
   }
 
   /**

@@ -280,11 +280,39 @@ export const ERROR_CODES = {
     summary:
       "A response body does not have the shape of its method's envelope (a client reading a peer's response).",
   },
-  SVC_ERR_TUNNEL_UNSUPPORTED: {
+  SVC_ERR_TUNNEL_BAD_OVERRIDE: {
     errorName: 'TunnelingError',
     status: 400,
     summary:
-      'The request carries X-HTTP-Method-Override, but this server does not decode tunneled requests yet: it is refused rather than run as the POST it looks like.',
+      'A tunneled request has an X-HTTP-Method-Override other than exactly one of GET, POST, PUT, DELETE, OPTIONS (case-sensitive, one header), or the override is on a method other than POST.',
+  },
+  SVC_ERR_TUNNEL_MALFORMED: {
+    errorName: 'TunnelingError',
+    status: 400,
+    summary:
+      'A tunneled request cannot be restored: a `multipart/mixed` body without a boundary, without a form-urlencoded query part, or with more than two parts.',
+  },
+  SVC_ERR_TUNNEL_UNSUPPORTED_TYPE: {
+    errorName: 'TunnelingError',
+    status: 415,
+    summary:
+      'A tunneled request body is neither `application/x-www-form-urlencoded` nor `multipart/mixed`, has no Content-Type, or one of its parts has none.',
+  },
+  SVC_ERR_TUNNEL_TOO_LARGE: {
+    errorName: 'TunnelingError',
+    status: 413,
+    summary: "A tunneled request's query or body part is larger than the tunneling filter's `maxBodyBytes`.",
+  },
+  SVC_ERR_TUNNEL_MULTIPART_MALFORMED: {
+    errorName: 'MultipartFormatError',
+    status: 400,
+    summary:
+      'A multipart envelope does not parse: no opening or closing delimiter, a part cut short, more parts than `maxParts`.',
+  },
+  SVC_ERR_TUNNEL_MULTIPART_TOO_LARGE: {
+    errorName: 'MultipartFormatError',
+    status: 413,
+    summary: 'A part of a buffered multipart envelope is larger than `maxPartBytes`.',
   },
   SVC_ERR_PROTOCOL_MALFORMED_HTTP: {
     errorName: 'HttpClientError',

@@ -96,12 +96,20 @@ export class RequestValidationError extends SvcError {
 }
 
 /**
- * A tunneled request (`X-HTTP-Method-Override`) reached a server that does not decode tunneling: running
- * it as the POST it looks like could run an action the client never asked for, so it is refused (400).
+ * A tunneled request (`X-HTTP-Method-Override`) cannot be restored to the request it stands for: a bad
+ * override (400), a malformed envelope (400), a body of another type (415), a part over the limit (413).
  */
 export class TunnelingError extends SvcError {
-  constructor(message: string) {
-    super('SVC_ERR_TUNNEL_UNSUPPORTED', message);
+  constructor(
+    code:
+      | 'SVC_ERR_TUNNEL_BAD_OVERRIDE'
+      | 'SVC_ERR_TUNNEL_MALFORMED'
+      | 'SVC_ERR_TUNNEL_UNSUPPORTED_TYPE'
+      | 'SVC_ERR_TUNNEL_TOO_LARGE',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
   }
 }
 

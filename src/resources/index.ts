@@ -152,6 +152,12 @@ export {
 export { ResourcePipeline, type PipelineConfig } from './server';
 export { type ValidationFilterOptions, validationFilter } from './validation-filter';
 export {
+  IS_QUERY_TUNNELED,
+  TUNNELING_FILTER_NAME,
+  type TunnelingFilterOptions,
+  tunnelingFilter,
+} from './tunneling-filter';
+export {
   type SvcPluginOptions,
   type ResolvedSvcOptions,
   DEFAULT_MAX_BODY_BYTES,

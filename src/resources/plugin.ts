@@ -19,6 +19,7 @@ import { registerResources } from './registration';
 import type { EncodedResponse, RequestFilter, ResourceRequest } from './request';
 import { ResourcePipeline } from './server';
 import { type ValidationFilterOptions, validationFilter } from './validation-filter';
+import { tunnelingFilter } from './tunneling-filter';
 
 /**
  * The resource server as a fastify plugin, so that a service keeps fastify's ecosystem (pino logging,
@@ -231,7 +232,8 @@ export function createResourcePipeline(options: ResolvedSvcOptions): ResourcePip
       mode: options.mode,
       internalErrorMessage: options.internalErrorMessage,
     },
-    filters: options.filters,
+    // tunneled requests are restored before anything else sees them (always on, as in the reference)
+    filters: [tunnelingFilter({ maxBodyBytes: options.maxBodyBytes }), ...options.filters],
     maxBodyBytes: options.maxBodyBytes,
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
   });

@@ -18,7 +18,7 @@ import {
 } from '../protocol';
 import type { Context } from './binder';
 import { type BoundCall, type BindingRequest, bind } from './binder';
-import { ClientClosedError, HandlerTimeoutError, NullResultError, TunnelingError } from './errors';
+import { ClientClosedError, HandlerTimeoutError, NullResultError } from './errors';
 import { type AnswerMode, awaitAnswer, isAsyncAnswer } from './handler-answer';
 import {
   type AttachmentReader,
@@ -289,15 +289,6 @@ export class ResourcePipeline {
           ? undefined
           : getHeader(headers, 'accept'),
     );
-    // a POST still carrying the override after the request filters was tunneled, and nothing decoded it
-    if (
-      request.method === 'POST' &&
-      (headers['x-http-method-override'] !== undefined ||
-        (!lowerCase && getHeader(headers, 'x-http-method-override') !== undefined))
-    )
-      throw new TunnelingError(
-        'X-HTTP-Method-Override is not supported by this server: send the request with its own HTTP method',
-      );
     const query = parseQueryParams(request.query, {
       requestUri: request.url,
       protocol1: version.version.major < 2,

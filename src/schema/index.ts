@@ -49,4 +49,5 @@ export { checkDefaultValue, type DefaultValueCheck, type DefaultValueProblem } f
 export * from './validation';
 export * from './avro';
 export { fillInDefaults } from './fill-in-defaults';
+export * from './pdl';
 export { NestingDepthError, type NestingDepthErrorCode } from './nesting-depth-error';

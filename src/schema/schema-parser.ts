@@ -450,9 +450,17 @@ export function parseSource(session: ParseSession, text: string, file: string | 
     session.report({ source, path: '', offset: 0 }, 'the text holds no schema');
     return [];
   }
+  return parseNodes(session, source, scan.values);
+}
+
+/**
+ * Step 1 over values already scanned from `source` (the PDL parser builds the same nodes, with offsets into
+ * its own text, so that both syntaxes share every rule below).
+ */
+export function parseNodes(session: ParseSession, source: Source, nodes: readonly JsonNode[]): DataSchema[] {
   const parser = new TextParser(session, source);
   const out: DataSchema[] = [];
-  scan.values.forEach((node, i) => {
+  nodes.forEach((node, i) => {
     parser.duplicateKeys(node, '');
     out.push(UNRESOLVED);
     parser.type(node, '', { namespace: '', package: '' }, (s) => {

@@ -5,6 +5,7 @@ import type { NamedDataSchema } from './named-schema';
 import { SchemaParseError, type SchemaProblem } from './schema-parse-error';
 import { isValidName, schemaFilePath } from './schema-names';
 import { ParseSession, parseSource, type ParseHost, type ParseSessionOptions } from './schema-parser';
+import { parsePdlSource } from './pdl/pdl-parser';
 
 /** The file access the resolver needs; the default reads the local file system synchronously. */
 export interface SchemaFileSystem {
@@ -38,7 +39,9 @@ function stat(path: string): fs.Stats | undefined {
 export interface SchemaResolverOptions {
   /**
    * Directories searched for named schemas, in order; a string is split on `:`. The full name `a.b.Name`
-   * is looked for as `<dir>/a/b/Name.pdsc`. Archives are not searched.
+   * is looked for as `<dir>/a/b/Name.pdl`, then `<dir>/a/b/Name.pdsc` (so `.pdl` wins when both exist in
+   * one directory, as Rest.li's resolver tries PDL first), before the next directory. Archives are not
+   * searched.
    */
   readonly resolverPath?: readonly string[] | string;
   /** File access (default: the local file system); tests count reads through it. */
@@ -171,11 +174,16 @@ export class SchemaResolver {
    * text in problem locations.
    */
   parseText(text: string, file?: string): DataSchema[] {
-    return this.#session((session) => parseSource(session, text, file));
+    return this.#session((session) => parseAny(session, text, file));
+  }
+
+  /** Parses PDL text (whatever `file` is called) and returns its top-level schema. */
+  parsePdlText(text: string, file?: string): DataSchema[] {
+    return this.#session((session) => parsePdlSource(session, text, file));
   }
 
   /**
-   * Parses every `.pdsc` file below `dir` (recursively, in path order) in one session, so that the files may
+   * Parses every `.pdsc` and `.pdl` file below `dir` (recursively, in path order) in one session, so that the files may
    * refer to each other in any order, and returns their top-level schemas.
    */
   parseDirectory(dir: string): DataSchema[] {
@@ -218,7 +226,7 @@ export class SchemaResolver {
       session.report(undefined, `cannot read the file: ${(err as Error).message}`, undefined, path);
       return tops;
     }
-    tops.push(...parseSource(session, text, path));
+    tops.push(...parseAny(session, text, path));
     return tops;
   }
 
@@ -227,22 +235,27 @@ export class SchemaResolver {
     const result: SearchResult = { found: undefined, tried: [], notes: [] };
     if (!isValidName(fullName)) return result;
     const relative = schemaFilePath(fullName, nodePath.sep);
+    const relatives = [`${relative.slice(0, -'.pdsc'.length)}.pdl`, relative];
     for (const dir of this.#path) {
-      const file = nodePath.join(dir, relative);
-      result.tried.push(file);
-      const absolute = nodePath.resolve(file);
-      if (this.#files.has(absolute) || !this.#fs.isFile(file)) continue;
-      this.#parseFileInto(session, file, absolute);
-      result.found = this.#bindings.get(fullName);
-      if (result.found !== undefined) return result;
-      result.notes.push(`${file} was read but does not define ${fullName}`);
+      for (const rel of relatives) {
+        const file = nodePath.join(dir, rel);
+        result.tried.push(file);
+        const absolute = nodePath.resolve(file);
+        if (this.#files.has(absolute) || !this.#fs.isFile(file)) continue;
+        this.#parseFileInto(session, file, absolute);
+        result.found = this.#bindings.get(fullName);
+        if (result.found !== undefined) return result;
+        result.notes.push(`${file} was read but does not define ${fullName}`);
+      }
     }
     return result;
   }
 
   #describeSearch(candidates: readonly string[]): string {
     if (this.#path.length === 0) return ' (no resolver path is set)';
-    const files = candidates.filter(isValidName).map((c) => schemaFilePath(c));
+    const files = candidates
+      .filter(isValidName)
+      .map((c) => `${schemaFilePath(c).slice(0, -'.pdsc'.length)}.{pdl,pdsc}`);
     if (files.length === 0) return '';
     return ` (looked for ${files.join(' and ')} in ${this.#path.join(', ')})`;
   }
@@ -266,12 +279,19 @@ export class SchemaResolver {
       for (const name of [...this.#fs.readDir(d)].sort()) {
         const p = nodePath.join(d, name);
         if (this.#fs.isDirectory(p)) walk(p);
-        else if (name.endsWith('.pdsc') && this.#fs.isFile(p)) out.push(p);
+        else if ((name.endsWith('.pdsc') || name.endsWith('.pdl')) && this.#fs.isFile(p)) out.push(p);
       }
     };
     walk(dir);
     return out;
   }
+}
+
+/** `.pdl` files are PDL; any other text is `.pdsc` JSON. */
+function parseAny(session: ParseSession, text: string, file: string | undefined): DataSchema[] {
+  return file !== undefined && file.endsWith('.pdl')
+    ? parsePdlSource(session, text, file)
+    : parseSource(session, text, file);
 }
 
 interface SearchResult {

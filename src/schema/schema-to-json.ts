@@ -33,6 +33,11 @@ export interface SchemaJsonOptions {
    * The text then needs a resolver that knows those names; generated code embeds each named schema this way.
    */
   readonly namedByReference?: boolean;
+  /**
+   * Write only these named schemas in full, every other one by full name (default: unset, see
+   * `namedByReference`). The PDL writer uses it to keep the types declared inline in one file.
+   */
+  readonly inFull?: ReadonlySet<DataSchema>;
 }
 
 /** Canonical JSON of `schema`. */
@@ -45,7 +50,9 @@ export function schemaToJson(schema: DataSchema, options: SchemaJsonOptions = {}
  * schema written in full in one value is referred to by name in the following ones.
  */
 export function schemasToJson(schemas: readonly DataSchema[], options: SchemaJsonOptions = {}): string {
-  const encoder = new Encoder(options.namedByReference === true ? new Set(schemas) : undefined);
+  const encoder = new Encoder(
+    options.inFull ?? (options.namedByReference === true ? new Set(schemas) : undefined),
+  );
   return schemas
     .map((s) => print(encoder.schema(s, { namespace: '', package: '' }), options.indent ?? 0, 0))
     .join('\n');

@@ -54,3 +54,17 @@ export {
 } from './related/decoder';
 export { boundaryOf, mediaTypeOf } from './related/content-type';
 export { newAttachmentId } from './attachment-id';
+export {
+  type BufferedMultipartPart,
+  MultipartFormatError,
+  type MultipartParseOptions,
+  type MultipartPart,
+  type MultipartReadOptions,
+  type MultipartWriterPart,
+  makeMultipartBoundary,
+  mediaTypeEssence,
+  multipartBoundary,
+  parseMultipart,
+  readMultipart,
+  writeMultipart,
+} from './multipart';

@@ -35,6 +35,7 @@ describe('client options', () => {
       timeoutMs: 10000,
       maxResponseBytes: 64 * 1024 * 1024,
       methodHeader: 'post',
+      queryTunnelThreshold: 4096,
     });
     expect(o.baseUrl).toBe('http://127.0.0.1:8080');
     expect(o.headerNames.protocolVersion).toBe('X-Svc-Protocol-Version');

@@ -144,12 +144,12 @@ describe('svcServerOptions', () => {
     });
   });
 
-  it('refuses a tunneled request rather than run it as the POST it looks like', async () => {
+  it('refuses a tunneled request whose body has no Content-Type rather than run it as the POST it looks like', async () => {
     const r = await raw([
       'POST /photos?action=purge HTTP/1.1\r\nHost: x\r\nX-HTTP-Method-Override: GET\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
     ]);
-    expect(r.status).toBe(400);
-    expect(JSON.parse(r.body)).toMatchObject({ code: 'SVC_ERR_TUNNEL_UNSUPPORTED' });
+    expect(r.status).toBe(415);
+    expect(JSON.parse(r.body)).toMatchObject({ code: 'SVC_ERR_TUNNEL_UNSUPPORTED_TYPE' });
   });
 
   it('has documented defaults and refuses bad timeouts', () => {

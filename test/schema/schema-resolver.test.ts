@@ -71,7 +71,12 @@ describe('SchemaResolver', () => {
     });
     const foo = new SchemaResolver({ resolverPath: ['/a', '/b', '/c'], fileSystem: fs }).resolve('x.Foo');
     expect(foo.getDoc()).toBe('from b');
-    expect(fs.probes).toEqual([join('/a/x/Foo.pdsc'), join('/b/x/Foo.pdsc')]);
+    expect(fs.probes).toEqual([
+      join('/a/x/Foo.pdl'),
+      join('/a/x/Foo.pdsc'),
+      join('/b/x/Foo.pdl'),
+      join('/b/x/Foo.pdsc'),
+    ]);
   });
 
   it('goes on to the next entry when a file does not define the name', () => {
@@ -92,9 +97,9 @@ describe('SchemaResolver', () => {
     const resolver = new SchemaResolver({ resolverPath: ['/p'], fileSystem: fs });
     const error = caught(() => resolver.resolve('x.Bar'));
     expect(error.problems.map((p) => p.message)).toEqual([
-      `"Foo" or "x.Foo" cannot be resolved (looked for x/Foo.pdsc and Foo.pdsc in /p)`,
+      `"Foo" or "x.Foo" cannot be resolved (looked for x/Foo.{pdl,pdsc} and Foo.{pdl,pdsc} in /p)`,
     ]);
-    expect([...fs.reads, ...fs.probes].every((p) => p.endsWith('.pdsc'))).toBe(true);
+    expect([...fs.reads, ...fs.probes].every((p) => /\.pdl$|\.pdsc$/.test(p))).toBe(true);
     expect(fs.reads).toEqual([join('/p/x/Bar.pdsc')]);
   });
 
@@ -109,7 +114,7 @@ describe('SchemaResolver', () => {
     expect(isSvcError(error, 'SchemaParseError', 'SVC_ERR_SCHEMA_NOT_FOUND')).toBe(true);
     expect(error.statusCode).toBe(404);
     expect(error.message).toBe(
-      `schema "x.Foo" was not found: tried ${join('/a/x/Foo.pdsc')}, ${join('/b/x/Foo.pdsc')}; ${join('/a/x/Foo.pdsc')} was read but does not define x.Foo`,
+      `schema "x.Foo" was not found: tried ${join('/a/x/Foo.pdl')}, ${join('/a/x/Foo.pdsc')}, ${join('/b/x/Foo.pdl')}, ${join('/b/x/Foo.pdsc')}; ${join('/a/x/Foo.pdsc')} was read but does not define x.Foo`,
     );
   });
 

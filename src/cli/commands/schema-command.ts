@@ -1,9 +1,14 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import * as nodePath from 'node:path';
 import { Command, Option } from 'commander';
 import type { DataSchema } from '../../schema/data-schema';
+import { NamedDataSchema } from '../../schema/named-schema';
 import { formatSchemaProblem } from '../../schema/schema-parse-error';
 import { SchemaResolver, type SchemaResolverOptions } from '../../schema/schema-resolver';
 import { schemasToJson } from '../../schema/schema-to-json';
+import { schemaToPdl } from '../../schema/pdl/pdl-writer';
+import { translateSchemaTree } from '../../schema/pdl/schema-tree-translation';
+import { CliUsageError } from '../cli-error';
 import { writeOutput } from '../io';
 
 /** The environment variable that gives the resolver path when `--resolver-path` is absent. */
@@ -38,10 +43,10 @@ export function printSchemaWarnings(resolver: SchemaResolver): void {
   for (const w of resolver.warnings()) process.stderr.write(`WARNING ${formatSchemaProblem(w)}\n`);
 }
 
-/** True when `nameOrFile` should be read as a file: it exists as one, or it looks like a path or a .pdsc name. */
+/** True when `nameOrFile` should be read as a file: it exists as one, or it looks like a path or a schema file name. */
 function isFileArgument(nameOrFile: string): boolean {
   if (existsSync(nameOrFile) && statSync(nameOrFile).isFile()) return true;
-  return /\.(pdsc|json)$/i.test(nameOrFile) || nameOrFile.includes('/') || nameOrFile.includes('\\');
+  return /\.(pdsc|pdl|json)$/i.test(nameOrFile) || nameOrFile.includes('/') || nameOrFile.includes('\\');
 }
 
 /**
@@ -58,6 +63,21 @@ interface SchemaCommandOptions {
   readonly pretty: boolean;
   readonly strict: boolean;
   readonly allowForwardReferences: boolean;
+  readonly format: 'json' | 'pdsc' | 'pdl';
+  readonly out?: string;
+}
+
+/** The named schemas declared in the same file as `schema` (written in full; the others by name). */
+function declaredBeside(schema: DataSchema, resolver: SchemaResolver): Set<DataSchema> {
+  const out = new Set<DataSchema>([schema]);
+  const file = schema instanceof NamedDataSchema ? schema.getLocation()?.file : undefined;
+  if (file === undefined) return out;
+  const absolute = nodePath.resolve(file);
+  for (const s of resolver.bindings().values()) {
+    const f = s.getLocation()?.file;
+    if (f !== undefined && nodePath.resolve(f) === absolute) out.add(s);
+  }
+  return out;
 }
 
 /**
@@ -69,12 +89,29 @@ interface SchemaCommandOptions {
 export function schemaCommand(): Command {
   return new Command('schema')
     .description(
-      'parse a schema (a full name on the resolver path, or a .pdsc file) and print it as canonical JSON; ' +
+      'parse a schema (a full name on the resolver path, or a .pdsc or .pdl file) and print it as canonical ' +
+        'JSON, .pdsc or PDL (--format), or translate a directory (--out); ' +
         'on problems print every one of them and exit with 2; warnings go to standard error',
     )
-    .argument('<name-or-file>', 'full name of a named schema (com.example.Photo), or a schema file')
+    .argument(
+      '<name-or-file>',
+      'full name of a named schema (com.example.Photo), a schema file (.pdsc or .pdl), or with --out a directory',
+    )
     .addOption(resolverPathOption())
     .option('--pretty', 'indent the JSON by two spaces', false)
+    .addOption(
+      new Option(
+        '--format <format>',
+        'json: canonical JSON, every named schema in full once; pdsc: a .pdsc file (types declared in other ' +
+          'files by name, indented); pdl: the same as PDL',
+      )
+        .choices(['json', 'pdsc', 'pdl'])
+        .default('json'),
+    )
+    .option(
+      '--out <dir>',
+      'with a directory argument and --format pdsc|pdl: translate every schema file below it into <dir>, same layout',
+    )
     .option(
       '--strict',
       'refuse what Rest.li accepts but is most likely a mistake (a fractional int default, a record default ' +
@@ -92,8 +129,29 @@ export function schemaCommand(): Command {
         strict: opts.strict,
         allowForwardReferences: opts.allowForwardReferences,
       });
+      if (opts.out !== undefined) {
+        if (opts.format === 'json') throw new CliUsageError('--out needs --format pdsc or --format pdl');
+        const files = translateSchemaTree(resolver, nameOrFile, opts.format);
+        printSchemaWarnings(resolver);
+        for (const f of files) {
+          const target = nodePath.join(opts.out, f.target);
+          mkdirSync(nodePath.dirname(target), { recursive: true });
+          writeFileSync(target, f.text);
+        }
+        await writeOutput(`${files.map((f) => nodePath.join(opts.out!, f.target)).join('\n')}\n`);
+        return;
+      }
       const schemas = loadSchemas(nameOrFile, resolver);
       printSchemaWarnings(resolver);
-      await writeOutput(`${schemasToJson(schemas, { indent: opts.pretty ? 2 : 0 })}\n`);
+      if (opts.format === 'json') {
+        await writeOutput(`${schemasToJson(schemas, { indent: opts.pretty ? 2 : 0 })}\n`);
+        return;
+      }
+      const inFull = new Set(schemas.flatMap((s) => [...declaredBeside(s, resolver)]));
+      await writeOutput(
+        opts.format === 'pdl'
+          ? schemas.map((s) => schemaToPdl(s, { inFull })).join('\n')
+          : `${schemasToJson(schemas, { inFull, indent: 2 })}\n`,
+      );
     });
 }
