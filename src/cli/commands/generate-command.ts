@@ -63,7 +63,7 @@ export function generateCommand(): Command {
     )
     .option(
       '-r, --resolver-path <dirs>',
-      `colon-separated directories searched for named schemas (only .pdsc files are read); else -D${RESOLVER_PATH_PROPERTY}=<dirs>, else $${RESOLVER_PATH_ENV}, else $${SVC_RESOLVER_PATH_ENV}`,
+      `colon-separated directories searched for named schemas (.pdl and .pdsc files); else -D${RESOLVER_PATH_PROPERTY}=<dirs>, else $${RESOLVER_PATH_ENV}, else $${SVC_RESOLVER_PATH_ENV}`,
     )
     .option(
       '-D, --define <property=value>',

@@ -83,7 +83,7 @@ export function validateCommand(): Command {
     .argument('[file]', 'JSON data file, or - for standard input', '-')
     .requiredOption(
       '-s, --schema <name-or-file>',
-      'full name of a named schema on the resolver path, or a .pdsc file (its last top-level schema)',
+      'full name of a named schema on the resolver path, or a .pdsc or .pdl file (its last top-level schema)',
     )
     .addOption(resolverPathOption())
     .addOption(
