@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { type AttachmentReader, decodeRelated, encodeRelated, mediaTypeOf } from '../streams';
+import { type AttachmentReader, decodeRelated, encodeRelated, mediaTypeEssence } from '../streams';
 import type { HttpRequest } from './build-request';
 import { type ResponseHeaders, RequestTimeoutError, ResponseTooLargeError, TransportError } from './errors';
 import type { FetchLike } from './options';
@@ -103,7 +103,7 @@ export async function sendHttp(request: HttpRequest, options: TransportOptions):
     const declared = headers['content-length'];
     if (declared !== undefined && Number(declared) > limit) throw tooLarge();
     const type = headers['content-type'];
-    if (type !== undefined && mediaTypeOf(type) === 'multipart/related' && response.status < 300) {
+    if (type !== undefined && mediaTypeEssence(type) === 'multipart/related' && response.status < 300) {
       return await readRelated(response, headers, type, limit, outcome);
     }
     let body: Uint8Array;

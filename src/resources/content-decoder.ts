@@ -6,7 +6,7 @@ import {
   PayloadTooLargeError,
   type RelatedRequest,
   decodeRelated,
-  mediaTypeOf,
+  mediaTypeEssence,
 } from '../streams';
 import { RequestBodyError } from './errors';
 import type { ResourceRequest } from './request';
@@ -64,7 +64,7 @@ export async function decodeRelatedContent(
         'SVC_ERR_ATTACH_BAD_PAYLOAD',
       );
     }
-    if (codecs.find(mediaTypeOf(payload.contentType)) === undefined) {
+    if (codecs.find(mediaTypeEssence(payload.contentType)) === undefined) {
       throw new RequestBodyError(
         `Unknown Content-Type for first part of multipart/related payload: ${payload.contentType.slice(0, 200)}`,
         'SVC_ERR_ATTACH_UNKNOWN_PAYLOAD_TYPE',

@@ -52,7 +52,7 @@ export {
   PayloadTooLargeError,
   decodeRelated,
 } from './related/decoder';
-export { boundaryOf, mediaTypeOf } from './related/content-type';
+export { boundaryOf } from './related/content-type';
 export { newAttachmentId } from './attachment-id';
 export {
   type BufferedMultipartPart,

@@ -9,24 +9,34 @@ const MAX_BOUNDARY = 70;
  * twice, empty or longer than 70 characters.
  */
 export function multipartBoundary(contentType: string): string | undefined {
-  let boundary: string | undefined;
-  const re = /;\s*([^\s=;]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)/g;
-  for (let m = re.exec(contentType); m !== null; m = re.exec(contentType)) {
-    if (m[1]!.toLowerCase() !== 'boundary') continue;
-    if (boundary !== undefined)
-      throw new MultipartFormatError(
-        'SVC_ERR_TUNNEL_MULTIPART_MALFORMED',
-        'the boundary parameter is given twice',
-      );
-    const raw = m[2]!.trim();
-    boundary = raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
-  }
+  const found = boundaryParameters(contentType);
+  if (found.length > 1)
+    throw new MultipartFormatError(
+      'SVC_ERR_TUNNEL_MULTIPART_MALFORMED',
+      'the boundary parameter is given twice',
+    );
+  const boundary = found[0];
   if (boundary !== undefined && (boundary === '' || boundary.length > MAX_BOUNDARY))
     throw new MultipartFormatError(
       'SVC_ERR_TUNNEL_MULTIPART_MALFORMED',
       `the boundary must have 1 to ${MAX_BOUNDARY} characters`,
     );
   return boundary;
+}
+
+/**
+ * Every `boundary` parameter of a Content-Type value, in order, unquoted (`"..."` with backslash escapes);
+ * the parameter name in any case. Callers decide what a missing, repeated or odd boundary means.
+ */
+export function boundaryParameters(contentType: string): string[] {
+  const out: string[] = [];
+  const re = /;\s*([^\s=;]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)/g;
+  for (let m = re.exec(contentType); m !== null; m = re.exec(contentType)) {
+    if (m[1]!.toLowerCase() !== 'boundary') continue;
+    const raw = m[2]!.trim();
+    out.push(raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw);
+  }
+  return out;
 }
 
 /** The media type of a Content-Type value: lower case, without parameters. */

@@ -17,9 +17,21 @@ const PREFIX = 'svc_';
  * (astronomically unlikely) case it does, so that the envelope can never be cut in the wrong place.
  */
 export function makeMultipartBoundary(avoid: ReadonlyArray<Uint8Array | string> = []): string {
+  return randomBoundary(PREFIX, RANDOM_LENGTH, avoid);
+}
+
+/**
+ * `prefix` and `length` random characters of {@link ALPHABET}, drawn again while the result occurs in any
+ * of `avoid`.
+ */
+export function randomBoundary(
+  prefix: string,
+  length: number,
+  avoid: ReadonlyArray<Uint8Array | string>,
+): string {
   for (;;) {
-    const bytes = randomBytes(RANDOM_LENGTH);
-    let boundary = PREFIX;
+    const bytes = randomBytes(length);
+    let boundary = prefix;
     for (const b of bytes) boundary += ALPHABET[b & 63];
     if (!avoid.some((a) => contains(a, boundary))) return boundary;
   }
