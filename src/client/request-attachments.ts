@@ -1,4 +1,4 @@
-import type { AttachmentDataSourceWriter, AttachmentSources, DataSourceIterator } from '../streams';
+import { type AttachmentSources, AttachmentsBuilder } from '../streams';
 
 /**
  * The attachments of a request, built in order (the reference's request builder methods): pass `build()`
@@ -11,26 +11,8 @@ import type { AttachmentDataSourceWriter, AttachmentSources, DataSourceIterator 
  * });
  * ```
  */
-export class RequestAttachments {
-  readonly #sources: Array<AttachmentDataSourceWriter | DataSourceIterator> = [];
-
+export class RequestAttachments extends AttachmentsBuilder<AttachmentSources> {
   static builder(): RequestAttachments {
-    return new RequestAttachments();
-  }
-
-  /** One attachment, or an incoming `SingleAttachmentReader` to forward. */
-  appendSingleAttachment(writer: AttachmentDataSourceWriter): this {
-    this.#sources.push(writer);
-    return this;
-  }
-
-  /** Several, or an incoming `AttachmentReader` to forward all of its attachments. */
-  appendMultipleAttachments(iterator: DataSourceIterator): this {
-    this.#sources.push(iterator);
-    return this;
-  }
-
-  build(): AttachmentSources {
-    return Object.freeze([...this.#sources]);
+    return new RequestAttachments((sources) => sources);
   }
 }

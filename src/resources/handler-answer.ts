@@ -103,11 +103,12 @@ function isPage(v: unknown): boolean {
   );
 }
 
+/** True for a promise, or any thenable. */
+export function isPromiseLike(v: unknown): v is PromiseLike<unknown> {
+  return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
+}
+
 /** True for what the pipeline must wait for: a promise (any thenable) or an Observable. */
 export function isAsyncAnswer(v: unknown): v is PromiseLike<unknown> | Observable<unknown> {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    (typeof (v as { then?: unknown }).then === 'function' || isObservable(v))
-  );
+  return isPromiseLike(v) || isObservable(v);
 }

@@ -127,7 +127,7 @@ export {
 } from './definition';
 export { BatchFinderResult, isBatchFinderResult } from './batch-finder-result';
 export { type AttachmentsParam, attachmentsParam, withAttachments } from './attachments-param';
-export { ResponseAttachments, ResponseAttachmentsBuilder } from './response-attachments';
+export { ResponseAttachments, type ResponseAttachmentsBuilder } from './response-attachments';
 export { criteriaKey } from './criteria-key';
 export type {
   ConnectionEvents,

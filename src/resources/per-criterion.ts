@@ -11,7 +11,7 @@ import {
   toArray,
 } from 'rxjs';
 import { concat } from 'rxjs';
-import { collected } from './handler-answer';
+import { collected, isPromiseLike } from './handler-answer';
 import type { ResourceContext } from './request';
 
 /**
@@ -48,8 +48,7 @@ function answerOf(
   return defer(() => {
     const out = handler(criterion, params, ctx);
     if (isObservable(out)) return out.pipe(toArray(), map(collected));
-    if (typeof out === 'object' && out !== null && typeof (out as PromiseLike<unknown>).then === 'function')
-      return from(out as PromiseLike<unknown>);
+    if (isPromiseLike(out)) return from(out);
     return of(out);
   });
 }

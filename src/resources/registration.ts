@@ -176,6 +176,16 @@ function returnsOf(v: unknown, at: DefinitionLocation): ValueType<unknown> | und
   return v;
 }
 
+/** A finder, batch finder or action name: letters, digits and _, not starting with a digit. */
+function checkMethodName(name: string, at: DefinitionLocation): void {
+  if (!METHOD_NAME.test(name)) {
+    throw new ResourceDefinitionError(
+      at,
+      'a method name must be letters, digits and _, not starting with a digit',
+    );
+  }
+}
+
 /** The spec keys of a batch finder definition (`batchFinder(...)` makes exactly these). */
 const BATCH_FINDER_KEYS = new Set([
   'kind',
@@ -202,12 +212,7 @@ function compileBatchFinders(
   for (const [name, def] of Object.entries(value)) {
     const label = `batch finder '${name}'`;
     const mat = { ...at, method: label };
-    if (!METHOD_NAME.test(name)) {
-      throw new ResourceDefinitionError(
-        mat,
-        'a method name must be letters, digits and _, not starting with a digit',
-      );
-    }
+    checkMethodName(name, mat);
     if (
       !isObject(def) ||
       def.kind !== 'batchFinder' ||
@@ -298,12 +303,7 @@ function compileNamed(
   for (const [name, def] of Object.entries(value)) {
     const label = `${expected === 'entityAction' ? 'entity action' : expected} '${name}'`;
     const mat = { ...at, method: label };
-    if (!METHOD_NAME.test(name)) {
-      throw new ResourceDefinitionError(
-        mat,
-        'a method name must be letters, digits and _, not starting with a digit',
-      );
-    }
+    checkMethodName(name, mat);
     if (!isObject(def) || def.kind !== expected || typeof def.handler !== 'function') {
       throw new ResourceDefinitionError(mat, `must be declared with ${helper}`);
     }

@@ -1,4 +1,4 @@
-import type { AttachmentDataSourceWriter, DataSourceIterator } from '../streams';
+import { type AttachmentSources, AttachmentsBuilder } from '../streams';
 
 /**
  * The attachments a handler sends with its response (brief, "Server API for attachments"): built with
@@ -19,44 +19,17 @@ import type { AttachmentDataSourceWriter, DataSourceIterator } from '../streams'
  */
 export class ResponseAttachments {
   /** Writers and iterators, in order (an incoming `AttachmentReader` forwards all of its attachments). */
-  readonly sources: ReadonlyArray<AttachmentDataSourceWriter | DataSourceIterator>;
+  readonly sources: AttachmentSources;
 
-  private constructor(sources: ReadonlyArray<AttachmentDataSourceWriter | DataSourceIterator>) {
-    this.sources = Object.freeze([...sources]);
+  // only the builder makes these, from the frozen copy it builds
+  private constructor(sources: AttachmentSources) {
+    this.sources = sources;
   }
 
   static builder(): ResponseAttachmentsBuilder {
-    return new ResponseAttachmentsBuilder((sources) => new ResponseAttachments(sources));
+    return new AttachmentsBuilder((sources) => new ResponseAttachments(sources));
   }
 }
 
 /** Collects response attachments in order; multiple sources are chained. */
-export class ResponseAttachmentsBuilder {
-  readonly #sources: Array<AttachmentDataSourceWriter | DataSourceIterator> = [];
-  readonly #make: (
-    sources: ReadonlyArray<AttachmentDataSourceWriter | DataSourceIterator>,
-  ) => ResponseAttachments;
-
-  /** @internal */
-  constructor(
-    make: (sources: ReadonlyArray<AttachmentDataSourceWriter | DataSourceIterator>) => ResponseAttachments,
-  ) {
-    this.#make = make;
-  }
-
-  /** One attachment (or an incoming `SingleAttachmentReader`, forwarded). */
-  appendSingleAttachment(writer: AttachmentDataSourceWriter): this {
-    this.#sources.push(writer);
-    return this;
-  }
-
-  /** Several (or an incoming `AttachmentReader`, all of its attachments forwarded). */
-  appendMultipleAttachments(iterator: DataSourceIterator): this {
-    this.#sources.push(iterator);
-    return this;
-  }
-
-  build(): ResponseAttachments {
-    return this.#make(this.#sources);
-  }
-}
+export type ResponseAttachmentsBuilder = AttachmentsBuilder<ResponseAttachments>;

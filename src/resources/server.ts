@@ -19,7 +19,7 @@ import {
 import type { Context } from './binder';
 import { type BoundCall, type BindingRequest, bind } from './binder';
 import { ClientClosedError, HandlerTimeoutError, NullResultError } from './errors';
-import { type AnswerMode, awaitAnswer, isAsyncAnswer } from './handler-answer';
+import { type AnswerMode, awaitAnswer, isAsyncAnswer, isPromiseLike } from './handler-answer';
 import {
   type AttachmentReader,
   AttachmentAbortedError,
@@ -80,10 +80,6 @@ function abortResponseAttachments(ctx: unknown, cause: unknown): void {
       // a source failing to clean up cannot change the error response
     }
   }
-}
-
-function isPromiseLike(v: unknown): v is PromiseLike<unknown> {
-  return typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
 }
 
 /** A value, a promise or an Observable (its first value; undefined when it completes empty) → value or promise. */

@@ -68,3 +68,4 @@ export {
   readMultipart,
   writeMultipart,
 } from './multipart';
+export { AttachmentsBuilder } from './attachments-builder';
