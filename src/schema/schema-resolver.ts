@@ -349,6 +349,18 @@ export function parseSchema(text: string, options: ParseSchemaOptions = {}): Dat
  * @throws SchemaParseError with every problem found.
  */
 export function parseSchemaWithWarnings(text: string, options: ParseSchemaOptions = {}): ParsedSchema {
+  return parseOneText(options, (resolver) => resolver.parseText(text, options.file));
+}
+
+/**
+ * A parse of one text (`.pdsc` or PDL) with the resolver the options give or make, and the warnings that
+ * parse added.
+ * @internal
+ */
+export function parseOneText(
+  options: ParseSchemaOptions,
+  parse: (resolver: SchemaResolver) => DataSchema[],
+): ParsedSchema {
   const resolver =
     options.resolver ??
     new SchemaResolver({
@@ -357,7 +369,7 @@ export function parseSchemaWithWarnings(text: string, options: ParseSchemaOption
       allowForwardReferences: options.allowForwardReferences ?? false,
     });
   const before = resolver.warnings().length;
-  const schemas = resolver.parseText(text, options.file);
+  const schemas = parse(resolver);
   return { schema: schemas[schemas.length - 1]!, schemas, warnings: resolver.warnings().slice(before) };
 }
 

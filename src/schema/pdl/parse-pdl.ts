@@ -1,5 +1,5 @@
 import type { DataSchema } from '../data-schema';
-import { SchemaResolver, type ParseSchemaOptions, type ParsedSchema } from '../schema-resolver';
+import { type ParseSchemaOptions, type ParsedSchema, parseOneText } from '../schema-resolver';
 
 /**
  * Parses PDL text and returns the schema it declares, with the warnings of the parse (as
@@ -12,16 +12,7 @@ import { SchemaResolver, type ParseSchemaOptions, type ParsedSchema } from '../s
  * @throws SchemaParseError with every problem found (file, line, column, what was expected).
  */
 export function parsePdlWithWarnings(text: string, options: ParseSchemaOptions = {}): ParsedSchema {
-  const resolver =
-    options.resolver ??
-    new SchemaResolver({
-      resolverPath: options.resolverPath ?? [],
-      strict: options.strict ?? false,
-      allowForwardReferences: options.allowForwardReferences ?? false,
-    });
-  const before = resolver.warnings().length;
-  const schemas = resolver.parsePdlText(text, options.file);
-  return { schema: schemas[schemas.length - 1]!, schemas, warnings: resolver.warnings().slice(before) };
+  return parseOneText(options, (resolver) => resolver.parsePdlText(text, options.file));
 }
 
 /** {@link parsePdlWithWarnings} without the warnings. */

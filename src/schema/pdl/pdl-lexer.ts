@@ -33,6 +33,25 @@ export class PdlSyntax extends Error {
   }
 }
 
+/** The grammar's keywords: an identifier spelled like one is written in backticks to be a name. */
+export const KEYWORDS: ReadonlySet<string> = new Set([
+  'array',
+  'enum',
+  'fixed',
+  'import',
+  'optional',
+  'package',
+  'map',
+  'namespace',
+  'record',
+  'typeref',
+  'union',
+  'includes',
+  'true',
+  'false',
+  'null',
+]);
+
 const PUNCT = new Set(['{', '}', '[', ']', '(', ')', '@', ':', '.', '=']);
 
 function isIdStart(c: number): boolean {

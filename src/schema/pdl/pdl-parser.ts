@@ -24,29 +24,11 @@ import { MAX_NESTING_DEPTH } from '../../data/limits';
 import type { JsonArray, JsonEntry, JsonNode, JsonObject } from '../json-locations';
 import { isValidName } from '../schema-names';
 import { parseNodes, type ParseSession, type Source } from '../schema-parser';
-import { PdlLexer, PdlSyntax, type PdlToken } from './pdl-lexer';
+import { PdlLexer, PdlSyntax, type PdlToken, KEYWORDS } from './pdl-lexer';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
-
-const KEYWORDS = new Set([
-  'array',
-  'enum',
-  'fixed',
-  'import',
-  'optional',
-  'package',
-  'map',
-  'namespace',
-  'record',
-  'typeref',
-  'union',
-  'includes',
-  'true',
-  'false',
-  'null',
-]);
 
 /**
  * Property names that would be read as schema attributes once translated: a PDL property may not use them

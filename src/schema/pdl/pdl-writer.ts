@@ -16,25 +16,9 @@
 import type { DataSchema } from '../data-schema';
 import { scanJson, type JsonNode, type JsonObject } from '../json-locations';
 import { inheritedPackage } from '../schema-names';
+import { KEYWORDS } from './pdl-lexer';
 import { schemaToJson, type SchemaJsonOptions } from '../schema-to-json';
 
-const KEYWORDS = new Set([
-  'array',
-  'enum',
-  'fixed',
-  'import',
-  'optional',
-  'package',
-  'map',
-  'namespace',
-  'record',
-  'typeref',
-  'union',
-  'includes',
-  'true',
-  'false',
-  'null',
-]);
 const PRIMITIVES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string']);
 const NAMED_ATTRIBUTES = new Set([
   'type',
