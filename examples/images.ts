@@ -30,14 +30,22 @@ export class ImageStore {
   /**
    * Streams an incoming attachment into the image of photo `id`, with demand: a chunk is asked for only
    * once the file has taken the previous one (a slow disk slows the upload). Written to a temporary name
-   * and renamed, so that a broken upload never becomes an image. Resolves with the byte count.
+   * and renamed, so that a broken upload never becomes an image. `inspect` sees each chunk on its way
+   * (hashing, sniffing). Resolves with the byte count.
    */
-  async save(id: number | bigint, attachment: SingleAttachmentReader): Promise<number> {
+  async save(
+    id: number | bigint,
+    attachment: SingleAttachmentReader,
+    inspect?: (chunk: Uint8Array) => void,
+  ): Promise<number> {
     await fsp.mkdir(this.dir, { recursive: true });
     const partial = `${this.file(id)}.partial-${process.hrtime.bigint()}`;
     let size = 0;
     const source = Readable.from(toAsyncIterable((demand$) => attachmentChunks$(attachment, demand$)));
-    source.on('data', (c: Buffer) => (size += c.length));
+    source.on('data', (c: Buffer) => {
+      size += c.length;
+      inspect?.(c);
+    });
     try {
       await pipeline(source, createWriteStream(partial));
       await fsp.rename(partial, this.file(id));

@@ -36,6 +36,28 @@ export function generateTree(tree: SchemaTree): GeneratedFile[] {
   return generateTemplates({ sources: tree.sources.map(abs), resolverPath: tree.resolverPath.map(abs) });
 }
 
+/**
+ * The framework's own records (the queue's `Job`, ...): generated into `src/` and committed, since the
+ * package is built from them; `test/codegen/framework-records.test.ts` fails when they are stale. They
+ * import the runtime from a module of their folder, not from the package index (which exports them).
+ */
+export const FRAMEWORK_TREES: readonly {
+  readonly source: string;
+  readonly out: string;
+  readonly runtimeModule: string;
+}[] = [{ source: 'src/queue/pegasus', out: 'src/queue/generated', runtimeModule: '../template-runtime' }];
+
+/** The files of a framework tree, as committed. */
+export function generateFrameworkTree(tree: (typeof FRAMEWORK_TREES)[number]): GeneratedFile[] {
+  const source = path.join(ROOT, tree.source);
+  return generateTemplates({
+    sources: [source],
+    resolverPath: [source],
+    runtimeModule: tree.runtimeModule,
+    sourceRoots: [source],
+  });
+}
+
 /** The `src/<sourceset>/pegasus` directories of the examples project. */
 function exampleSourceSets(): string[] {
   const src = path.join(ROOT, 'examples/src');
@@ -67,6 +89,11 @@ export function generateAll(options: { readonly golden?: boolean } = {}): string
     );
   }
   if (options.golden !== true) {
+    for (const tree of FRAMEWORK_TREES) {
+      const files = generateFrameworkTree(tree);
+      const r = writeGeneratedFiles(path.join(ROOT, tree.out), files, { clean: true });
+      log.push(`${tree.out}: ${files.length} files (${r.written} written, ${r.removed} removed)`);
+    }
     for (const set of exampleSourceSets()) {
       const pegasus = path.join(set, 'pegasus');
       const out = path.join(set, 'generated');

@@ -505,7 +505,7 @@ export const ERROR_CODES = {
     errorName: 'AttachmentAbortedError',
     status: 500,
     summary:
-      "The reason writers and readers get when their exchange is abandoned (an error elsewhere in the request, a consumer that unsubscribed or hung up).",
+      'The reason writers and readers get when their exchange is abandoned (an error elsewhere in the request, a consumer that unsubscribed or hung up).',
   },
   SVC_ERR_QUEUE_BLOB_NOT_FOUND: {
     errorName: 'BlobNotFoundError',
@@ -517,6 +517,34 @@ export const ERROR_CODES = {
     status: 507,
     summary:
       'A blob could not be stored (disk full, directory unwritable, the source failed); nothing of it is visible.',
+  },
+  SVC_ERR_QUEUE_UNAVAILABLE: {
+    errorName: 'QueueUnavailableError',
+    status: 503,
+    summary:
+      'The job queue cannot take a job now (Redis unreachable); the blobs stored for it are removed, and a later request may succeed.',
+  },
+  SVC_ERR_QUEUE_JOB_NOT_FOUND: {
+    errorName: 'JobNotFoundError',
+    status: 404,
+    summary: 'A job id names no job (never enqueued, or forgotten after its retention).',
+  },
+  SVC_ERR_QUEUE_JOB_CANCELLED: {
+    errorName: 'JobCancelledError',
+    status: 409,
+    summary:
+      "The reason a cancelled job's processor sees on its signal, and the job's error once it is CANCELLED.",
+  },
+  SVC_ERR_QUEUE_UNRECOVERABLE: {
+    errorName: 'UnrecoverableJobError',
+    status: 500,
+    summary:
+      'A processor failed in a way retrying cannot fix (or no processor is registered for the job name): the job fails at once, without further attempts.',
+  },
+  SVC_ERR_QUEUE_BAD_JOB: {
+    errorName: 'JobInputError',
+    status: 400,
+    summary: 'An enqueue with a bad job name, payload, options or blob id (names the field and the reason).',
   },
 } as const satisfies Record<string, ErrorCodeInfo>;
 

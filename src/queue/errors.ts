@@ -18,3 +18,49 @@ export class BlobWriteError extends SvcError {
     super('SVC_ERR_QUEUE_BLOB_WRITE', message, options);
   }
 }
+
+/** The job queue cannot take a job now (Redis unreachable): a 503; the request may be retried later. */
+export class QueueUnavailableError extends SvcError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('SVC_ERR_QUEUE_UNAVAILABLE', message, options);
+  }
+}
+
+/** No job has this id. */
+export class JobNotFoundError extends SvcError {
+  readonly jobId: string;
+  constructor(jobId: string) {
+    super('SVC_ERR_QUEUE_JOB_NOT_FOUND', `No job '${jobId.slice(0, 100)}'`);
+    this.jobId = jobId;
+  }
+}
+
+/** What a cancelled job's processor sees as its signal's reason. */
+export class JobCancelledError extends SvcError {
+  readonly jobId: string;
+  constructor(jobId: string) {
+    super('SVC_ERR_QUEUE_JOB_CANCELLED', `Job '${jobId.slice(0, 100)}' was cancelled`);
+    this.jobId = jobId;
+  }
+}
+
+/** Thrown by a processor for a failure retrying cannot fix: the job fails at once (dead-lettered). */
+export class UnrecoverableJobError extends SvcError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('SVC_ERR_QUEUE_UNRECOVERABLE', message, options);
+  }
+}
+
+/** A bad enqueue: names the field and the reason. */
+export class JobInputError extends SvcError {
+  constructor(message: string) {
+    super('SVC_ERR_QUEUE_BAD_JOB', message);
+  }
+}
+
+/** True for errors that must not be retried (also across package copies and worker processes). */
+export function isUnrecoverable(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const name = (err as { name?: unknown }).name;
+  return name === 'UnrecoverableJobError' || name === 'JobCancelledError' || name === 'UnrecoverableError';
+}

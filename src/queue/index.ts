@@ -1,7 +1,41 @@
 /**
- * Background attachment processing (issue 14): so far the blob store where queued attachments wait. See
- * README.md in this folder.
+ * Background attachment processing (issue 14): the blob store, the attachment job queue and its drivers.
+ * See README.md in this folder.
  */
 export { type BlobStat, type BlobSource, type BlobStore } from './blob-store';
 export { type FileBlobStoreOptions, FileBlobStore } from './file-blob-store';
-export { BlobNotFoundError, BlobWriteError } from './errors';
+export {
+  BlobNotFoundError,
+  BlobWriteError,
+  JobCancelledError,
+  JobInputError,
+  JobNotFoundError,
+  QueueUnavailableError,
+  UnrecoverableJobError,
+  isUnrecoverable as isUnrecoverableJobError,
+} from './errors';
+export {
+  type Backoff,
+  type JobBlob,
+  type JobData,
+  type JobFailure,
+  type JobOptions,
+  type JobSnapshot,
+  type JobState,
+  type JsonObject,
+  type JsonValue,
+  JOB_STATES,
+  isFinalState,
+} from './job';
+export type { JobHandler, JobWorker, QueueDriver, RunningJob } from './driver';
+export { type InProcessDriverOptions, InProcessDriver } from './in-process-driver';
+export {
+  type AttachmentQueueOptions,
+  type JobAttachments,
+  type Processor,
+  type QueuedJob,
+  AttachmentQueue,
+} from './attachment-queue';
+export { type JobsResourceOptions, jobRecord, jobsResource } from './jobs-resource';
+export { Job, JobAttachment, JobError, JobPayload } from './generated/com/svc/queue';
+export { JobState as JobStateSymbol } from './generated/com/svc/queue/JobState';
