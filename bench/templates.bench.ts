@@ -5,13 +5,16 @@
  *
  * - get: four reads per call (`getId()`, `getTitle()`, `getFormat()`, `getExif().getIso()`); also the
  *   untyped data layer (`DataMap.get`) the classes wrap, and getters of absent fields that give the default;
- * - set: four writes per call, chained setters against property assignment and `DataMap.put`.
+ * - set: four writes per call, chained setters against property assignment and `DataMap.put`;
+ * - encode: a Photo built through setters, written as JSON and PSON, against `JSON.stringify` of the plain
+ *   object. Its long field is marked long (src/data/long-marks.ts) so PSON writes the long marker; the same
+ *   content put untyped (no mark) shows what the mark costs, and `JSON.stringify(photo.data())` must work.
  *
  * No goal: a generated getter does a DataMap read, a type check and (for records) a wrapper allocation,
  * which a plain property read does not; the numbers say what that costs. The interesting ratio is
  * generated vs DataMap, i.e. what the typed binding adds to the data layer.
  */
-import { DataMap } from '../src';
+import { DataMap, JsonCodec, PsonCodec } from '../src';
 import { Exif } from '../test/generated/fixtures/com/example/photos/Exif';
 import { Photo } from '../test/generated/fixtures/com/example/photos/Photo';
 import { PhotoFormat } from '../test/generated/fixtures/com/example/photos/PhotoFormat';
@@ -36,6 +39,21 @@ function suites(): Suite[] {
   const exifMap = map.getDataMap('exif')!;
   const exif = photo.getExif()!;
   const formats = [PhotoFormat.JPEG, PhotoFormat.PNG];
+  const built = new Photo()
+    .setId(1234567)
+    .setTitle('Sunset over the bay')
+    .setFormat(PhotoFormat.JPEG)
+    .setExif(new Exif().setIso(200))
+    .data();
+  const untyped = new DataMap({
+    id: 1234567,
+    title: 'Sunset over the bay',
+    format: 'JPEG',
+    exif: new DataMap({ iso: 200 }),
+  });
+  const plainForEncode = { id: 1234567, title: 'Sunset over the bay', format: 'JPEG', exif: { iso: 200 } };
+  const json = new JsonCodec();
+  const pson = new PsonCodec();
   const titles = ['a', 'b'];
   let i = 0;
 
@@ -137,6 +155,27 @@ function suites(): Suite[] {
           },
         },
       ],
+    },
+    {
+      title: 'encode a Photo built through setters (long id marked long)',
+      short: 'template encode',
+      anchor: {
+        name: 'JSON.stringify(plain object)',
+        fn: () => keepLength(JSON.stringify(plainForEncode)),
+      },
+      candidates: [
+        { name: 'JsonCodec.mapToString(photo.data())', fn: () => keepLength(json.mapToString(built)) },
+        { name: 'JSON.stringify(photo.data())', fn: () => keepLength(JSON.stringify(built)) },
+        { name: 'PsonCodec.mapToBytes(photo.data())', fn: () => keep(pson.mapToBytes(built).length) },
+        {
+          name: 'PsonCodec.mapToBytes(same content, untyped)',
+          fn: () => keep(pson.mapToBytes(untyped).length),
+        },
+      ],
+      comparisons: [
+        { task: 'PsonCodec.mapToBytes(photo.data())', vs: 'PsonCodec.mapToBytes(same content, untyped)' },
+      ],
+      goals: [{ task: 'JsonCodec.mapToString(photo.data())', min: 0.8 }],
     },
   ];
 }

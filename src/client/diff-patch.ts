@@ -1,4 +1,6 @@
 import { DataList, DataMap, type DataValue } from '../data';
+import { SET_LONG } from '../data/internal';
+import { isMarkedLong } from '../data/long-marks';
 
 /**
  * The partial-update patch that turns `before` into `after` (as the reference's `PatchGenerator.diff`):
@@ -34,7 +36,9 @@ function diff(before: DataMap, after: DataMap): DataMap {
       if (!nested.isEmpty()) patch.put(name, nested);
       continue;
     }
-    set.put(name, value instanceof DataMap || value instanceof DataList ? value.copy() : value);
+    // a long stays a long in the patch, so PSON writes it with the long marker (src/data/long-marks.ts)
+    if (typeof value === 'number' && isMarkedLong(after, name)) set[SET_LONG](name, value);
+    else set.put(name, value instanceof DataMap || value instanceof DataList ? value.copy() : value);
   }
   for (const [name] of before) if (!after.has(name)) deleted.add(name);
   if (!set.isEmpty()) patch.put('$set', set);
@@ -42,7 +46,7 @@ function diff(before: DataMap, after: DataMap): DataMap {
   return patch;
 }
 
-/** Deep equality of data values (longs are normalised by the data layer, so one value has one form). */
+/** Deep equality of data values (a long has one form in data: `7n` put in is stored as `7`). */
 function equalData(a: DataValue, b: DataValue): boolean {
   if (a === b) return true;
   return typeof a === 'object' && (a as { equals?: unknown }).equals !== undefined

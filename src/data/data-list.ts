@@ -15,15 +15,25 @@ import {
   INSTRUMENTING,
   KIND,
   KIND_LIST,
+  LONGS,
   MADE_READ_ONLY,
   READ_ONLY,
   STORE,
   adoption,
 } from './internal';
 import { toValue } from './data-map';
+import {
+  adoptedLongs,
+  copyOfLongs,
+  markListLong as markListLongImported,
+  type ListLongs,
+} from './long-marks';
 import { checkValue } from './value-check';
 import { writeJson } from './codecs/json-writer';
 import { ReadonlyCollectionView } from './views';
+
+// Local aliases: an imported binding is a getter call on the module object under swc (hot paths).
+const markListLong = markListLongImported;
 
 /**
  * A JSON array of {@link DataValue}s, schema-unaware. Values are checked on insertion like
@@ -37,11 +47,14 @@ export class DataList implements Iterable<DataValue> {
   /** @internal */ declare [INSERTED]: boolean;
   /** @internal */ declare [INSTRUMENTING]: boolean;
   /** @internal */ declare [ACCESS]: number[] | null;
+  /** @internal */ declare [LONGS]: ListLongs | null;
 
   constructor(init?: Iterable<DataValue>) {
-    const store = (adoption.store as unknown[] | undefined) ?? [];
+    const adopted = adoption.store as unknown[] | undefined;
     adoption.store = undefined;
-    this[STORE] = store;
+    this[STORE] = adopted ?? [];
+    // a decoded or copied store may come with long marks (long-marks.ts)
+    this[LONGS] = adopted === undefined ? null : adoptedLongs<ListLongs>(adopted);
     this[READ_ONLY] = false;
     this[MADE_READ_ONLY] = false;
     this[INSERTED] = false;
@@ -75,6 +88,9 @@ export class DataList implements Iterable<DataValue> {
     const checked = checkValue(this, value, index);
     const previous = this.peek(index);
     this[STORE][index] = checked;
+    // a bigint is a long whatever its size: PSON writes the long marker for it (long-marks.ts)
+    if (typeof value === 'bigint') markListLong(this, index);
+    else if (this[LONGS] !== null && index < this[LONGS].length) this[LONGS][index] = false;
     return previous;
   }
 
@@ -83,6 +99,7 @@ export class DataList implements Iterable<DataValue> {
     this.checkMutable();
     const store = this[STORE];
     store.push(checkValue(this, value, store.length));
+    if (typeof value === 'bigint') markListLong(this, store.length - 1);
     return this;
   }
 
@@ -91,11 +108,25 @@ export class DataList implements Iterable<DataValue> {
     this.checkMutable();
     this.checkIndex(index, this[STORE].length + 1);
     this[STORE].splice(index, 0, checkValue(this, value, index));
+    const marks = this[LONGS];
+    if (marks !== null && index < marks.length) marks.splice(index, 0, false);
+    if (typeof value === 'bigint') markListLong(this, index);
     return this;
   }
 
+  /** Appends every value (a DataList's longs stay longs). */
   addAll(values: Iterable<DataValue>): this {
     this.checkMutable();
+    if (values instanceof DataList && values[LONGS] !== null) {
+      const marks = values[LONGS];
+      const store = values[STORE];
+      const n = store.length;
+      for (let i = 0; i < n; i++) {
+        const v = values.peek(i);
+        this.add(typeof v === 'number' && marks[i] === true ? BigInt(v) : v);
+      }
+      return this;
+    }
     for (const v of values) this.add(v);
     return this;
   }
@@ -106,12 +137,15 @@ export class DataList implements Iterable<DataValue> {
     this.checkIndex(index, this[STORE].length);
     const previous = this.peek(index);
     this[STORE].splice(index, 1);
+    const marks = this[LONGS];
+    if (marks !== null && index < marks.length) marks.splice(index, 1);
     return previous;
   }
 
   clear(): void {
     this.checkMutable();
     this[STORE].length = 0; // in place: parents hold this store itself
+    if (this[LONGS] !== null) this[LONGS].length = 0;
   }
 
   /** Index of the first element deep-equal to `value`, or -1. */
@@ -167,6 +201,7 @@ export class DataList implements Iterable<DataValue> {
     const copy = new DataList();
     const to = copy[STORE];
     for (const v of this[STORE]) to.push(v);
+    copy[LONGS] = copyOfLongs(this[LONGS]) as ListLongs | null;
     return copy;
   }
 
@@ -198,11 +233,6 @@ export class DataList implements Iterable<DataValue> {
 
   toString(): string {
     return writeJson(this);
-  }
-
-  /** What `console.log` and `util.inspect` show: the class and its JSON text. */
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `DataList ${writeJson(this)}`;
   }
 
   /** What `console.log` and `util.inspect` show: the class and its JSON text. */

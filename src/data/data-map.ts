@@ -21,8 +21,10 @@ import {
   KIND_BYTES,
   KIND_LIST,
   KIND_MAP,
+  LONGS,
   MADE_READ_ONLY,
   READ_ONLY,
+  SET_LONG,
   STORE,
   StoreObject,
   WRAPPER,
@@ -32,9 +34,22 @@ import {
   setOwn,
   type Store,
 } from './internal';
+import {
+  adoptedLongs,
+  clearMapMarks,
+  copyOfLongs,
+  dropMapMark as dropMapMarkImported,
+  isMarkedLong,
+  markMapLong as markMapLongImported,
+  type MapLongs,
+} from './long-marks';
 import { checkKey, checkValue } from './value-check';
 import { writeJson } from './codecs/json-writer';
 import { ReadonlyCollectionView, ReadonlySetView } from './views';
+
+// Local aliases: an imported binding is a getter call on the module object under swc (hot paths).
+const markMapLong = markMapLongImported;
+const dropMapMark = dropMapMarkImported;
 
 export type DataMapInit =
   DataMap | Iterable<readonly [string, DataValue]> | { readonly [key: string]: DataValue };
@@ -55,11 +70,14 @@ export class DataMap implements Iterable<[string, DataValue]> {
   /** @internal */ declare [INSERTED]: boolean;
   /** @internal */ declare [INSTRUMENTING]: boolean;
   /** @internal */ declare [ACCESS]: Map<string, number> | null;
+  /** @internal */ declare [LONGS]: MapLongs | null;
 
   constructor(init?: DataMapInit) {
-    const store = (adoption.store as Store | undefined) ?? new StoreObject();
+    const adopted = adoption.store as Store | undefined;
     adoption.store = undefined;
-    this[STORE] = store;
+    this[STORE] = adopted ?? new StoreObject();
+    // a decoded or copied store may come with long marks (long-marks.ts)
+    this[LONGS] = adopted === undefined ? null : adoptedLongs<MapLongs>(adopted);
     this[READ_ONLY] = false;
     this[MADE_READ_ONLY] = false;
     this[INSERTED] = false;
@@ -116,6 +134,8 @@ export class DataMap implements Iterable<[string, DataValue]> {
     if (previous === undefined) checkKey(key);
     const checked = checkValue(this, value, key);
     setOwn(this[STORE], key, checked);
+    if (typeof value === 'bigint') markMapLong(this, key);
+    else if (this[LONGS] !== null) dropMapMark(this[LONGS], key);
     return previous;
   }
 
@@ -128,6 +148,18 @@ export class DataMap implements Iterable<[string, DataValue]> {
     if (typeof key !== 'string') throw new ClassCastException(`DataMap keys are strings, got ${typeof key}`);
     checkKey(key);
     setOwn(this[STORE], key, checkValue(this, value, key));
+    // a bigint is a long whatever its size: PSON writes the long marker for it (long-marks.ts)
+    if (typeof value === 'bigint') markMapLong(this, key);
+    else if (this[LONGS] !== null) dropMapMark(this[LONGS], key);
+    return this;
+  }
+
+  /** @internal See {@link SET_LONG}: `value` is a safe integer, put in as a long. */
+  [SET_LONG](key: string, value: number): this {
+    this.checkMutable();
+    checkKey(key);
+    setOwn(this[STORE], key, value);
+    markMapLong(this, key);
     return this;
   }
 
@@ -135,7 +167,10 @@ export class DataMap implements Iterable<[string, DataValue]> {
   remove(key: string): DataValue | undefined {
     this.checkMutable();
     const previous = this.peek(key);
-    if (previous !== undefined) delete this[STORE][key];
+    if (previous !== undefined) {
+      delete this[STORE][key];
+      if (this[LONGS] !== null) dropMapMark(this[LONGS], key);
+    }
     return previous;
   }
 
@@ -144,13 +179,17 @@ export class DataMap implements Iterable<[string, DataValue]> {
     const store = this[STORE];
     // in place: parents hold this store itself
     for (const k of Object.keys(store)) delete store[k];
+    if (this[LONGS] !== null) clearMapMarks(this[LONGS]);
   }
 
-  /** Puts every entry of `entries`. */
+  /** Puts every entry of `entries` (a DataMap's longs stay longs). */
   putAll(entries: DataMapInit): void {
     this.checkMutable();
     if (entries instanceof DataMap) {
-      for (const [k, v] of entries) this.put(k, v);
+      for (const [k, v] of entries) {
+        if (typeof v === 'number' && isMarkedLong(entries, k)) this[SET_LONG](k, v);
+        else this.put(k, v);
+      }
     } else if (isIterable(entries)) {
       for (const [k, v] of entries) this.put(k, v);
     } else {
@@ -264,6 +303,7 @@ export class DataMap implements Iterable<[string, DataValue]> {
     const to = copy[STORE];
     // not Object.assign: it would copy the WRAPPER back-reference too
     for (const k of Object.keys(from)) setOwn(to, k, from[k]);
+    copy[LONGS] = copyOfLongs(this[LONGS]) as MapLongs | null;
     return copy;
   }
 

@@ -16,6 +16,7 @@ import {
   KIND_LIST,
   KIND_MAP,
   KIND_NULL,
+  LONGS,
   MADE_READ_ONLY,
   READ_ONLY,
   STORE,
@@ -26,6 +27,14 @@ import {
   type Store,
 } from './internal';
 import { NULL } from './data-null';
+import {
+  attachLongs,
+  copyOfLongs,
+  longMarks,
+  marksOfStore,
+  type ListLongs,
+  type MapLongs,
+} from './long-marks';
 
 type Container = DataMap | DataList;
 type AnyStore = Store | unknown[];
@@ -81,7 +90,8 @@ export function clearInstrumented(root: Container): void {
 
 /**
  * Deep copy keeping the shape of sharing: a store reached twice is copied once and shared in the copy.
- * Only the root gets a wrapper; the copied stores below are adopted when reached, like decoded ones.
+ * Only the root gets a wrapper; the copied stores below are adopted when reached, like decoded ones. Long
+ * marks are copied with their stores.
  */
 export function copyGraph(root: Container): Container {
   const rootCopy: Container = root[KIND] === KIND_LIST ? new DataList() : new DataMap();
@@ -104,6 +114,15 @@ export function copyGraph(root: Container): Container {
       for (const v of src) (dst as unknown[]).push(copyOf(v));
     } else {
       for (const k of Object.keys(src)) setOwn(dst as Store, k, copyOf(src[k]));
+    }
+    if (longMarks.made) {
+      // the root's marks go to its copy's wrapper, the others onto the copied stores, after their entries
+      if (src === root[STORE]) {
+        (rootCopy as { [LONGS]: MapLongs | ListLongs | null })[LONGS] = copyOfLongs(root[LONGS]);
+      } else {
+        const marks = copyOfLongs(marksOfStore(src));
+        if (marks !== null) attachLongs(dst, marks);
+      }
     }
   }
   return rootCopy;

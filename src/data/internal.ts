@@ -36,6 +36,17 @@ export const INSERTED = Symbol('svc.data.inserted');
 export const ACCESS = Symbol('svc.data.access');
 /** Instrumentation currently on. */
 export const INSTRUMENTING = Symbol('svc.data.instrumenting');
+/**
+ * On a store, and on its wrapper (the same object): which of its numbers were put in as longs, so that PSON
+ * writes them with the long marker (see long-marks.ts). A `Set` of keys on a map store, an array with `true`
+ * at those indexes on a list store; absent (store) or null (wrapper) when there are none.
+ */
+export const LONGS = Symbol('svc.data.longs');
+/**
+ * DataMap's `set` for a long the caller has checked to be a safe integer number (typed long setters): stores
+ * it and marks it long without the bigint a plain `set` would need (`BigInt(n)` costs ~40 ns).
+ */
+export const SET_LONG = Symbol('svc.data.setLong');
 
 export type Store = Record<string, unknown>;
 

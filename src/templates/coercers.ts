@@ -4,8 +4,10 @@
  *
  * Input (`toData`, used by setters, `push`, `createWith...`) accepts the exact value or one that converts
  * without loss, and throws the data layer's {@link ClassCastException} otherwise:
- * - int: an integral number or bigint in the int32 range; long: an integral number (beyond ±2^53 it is
- *   stored as the exact bigint) or a bigint in the 64-bit range; float and double: any number, NaN and
+ * - int: an integral number or bigint in the int32 range; long: an integral number or a bigint in the 64-bit
+ *   range, handed to the data layer as a bigint, so that PSON writes the long marker even for 0 (the data
+ *   layer stores it as a number inside ±(2^53-1) and marks the slot long, src/data/long-marks.ts; getters
+ *   read the number); float and double: any number, NaN and
  *   ±Infinity included (the data layer holds them; JSON writes them as "NaN", "Infinity", "-Infinity"), or a
  *   bigint that a number holds exactly (a finite float also within ±3.4028235e38). A fractional number for an
  *   int or long is refused, not truncated: TypeScript types both as `number`, so truncating would hide a bug.
@@ -51,6 +53,12 @@ export interface Coercer<T> {
   toData(value: unknown): DataValue;
   /** Stored data, to the binding type; {@link TemplateOutputCastException} when it cannot be. */
   fromData(data: DataValue): T;
+  /**
+   * Long coercers only: what {@link toData} converts, as the number a long inside ±(2^53-1) is stored as (a
+   * bigint beyond), so a setter can store and mark it long without allocating the bigint `toData` returns
+   * (`BigInt(n)` is ~40 ns, bench/templates.bench.ts). Same errors as `toData`.
+   */
+  readonly toLongData?: (value: unknown) => number | bigint;
 }
 
 /** A short description of a value for messages: its type and, for small values, the value. */
@@ -131,18 +139,33 @@ const INT = primitive<number>(
   (d) => (typeof d === 'number' && (d | 0) === d ? d : toInt(d, false)),
 );
 
-const LONG = primitive<number | bigint>(
-  'long',
-  (v) => {
-    if (typeof v === 'number') {
-      if (Number.isSafeInteger(v)) return v + 0; // + 0 turns -0 into 0
-      return Number.isInteger(v) && v >= -TWO_63 && v < TWO_63 ? BigInt(v) : undefined;
-    }
-    if (typeof v === 'bigint') return v >= LONG_MIN && v <= LONG_MAX ? v : undefined;
-    return undefined;
+/** A long input as it is stored: a safe integer number (-0 as 0), else a bigint in range; or undefined. */
+function longInput(v: unknown): number | bigint | undefined {
+  if (typeof v === 'number') {
+    if (Number.isSafeInteger(v)) return v + 0; // + 0 turns -0 into 0
+    return Number.isInteger(v) && v >= -TWO_63 && v < TWO_63 ? BigInt(v) : undefined;
+  }
+  if (typeof v === 'bigint') return v >= LONG_MIN && v <= LONG_MAX ? v : undefined;
+  return undefined;
+}
+
+const LONG: Coercer<number | bigint> = {
+  ...primitive<number | bigint>(
+    'long',
+    // a bigint: the reference's long field holds a Java Long, which PSON writes with the long marker
+    (v) => {
+      const n = longInput(v);
+      return typeof n === 'number' ? BigInt(n) : n;
+    },
+    (d) =>
+      typeof d === 'bigint' || (typeof d === 'number' && Number.isSafeInteger(d)) ? d : toLong(d, false),
+  ),
+  toLongData(value: unknown): number | bigint {
+    const n = longInput(value);
+    if (n === undefined) throw inputError(value, 'long');
+    return n;
   },
-  (d) => (typeof d === 'bigint' || (typeof d === 'number' && Number.isSafeInteger(d)) ? d : toLong(d, false)),
-);
+};
 
 const FLOAT = primitive<number>(
   'float',

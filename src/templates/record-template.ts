@@ -6,6 +6,7 @@
  * converts; the schema (optionality, default) is consulted only when the field is absent or set to null.
  */
 import { DataMap } from '../data/data-map';
+import { SET_LONG } from '../data/internal';
 import type { DataValue } from '../data/data-value';
 import type { RecordDataSchema, RecordField } from '../schema/record-schema';
 import { describeValue, type Coercer } from './coercers';
@@ -38,10 +39,13 @@ export class FieldDef<T> {
   #field: RecordField | undefined;
   /** The default converted once (immutable outputs only). */
   #default: T | typeof NO_DEFAULT | undefined;
+  /** The coercer's `toLongData` (long fields), read once. */
+  readonly #toLong: ((value: unknown) => number | bigint) | undefined;
 
   constructor(name: string, coercer: Coercer<T>) {
     this.name = name;
     this.coercer = coercer;
+    this.#toLong = coercer.toLongData;
   }
 
   /** True when the field is present (Data.NULL counts as present). */
@@ -59,7 +63,15 @@ export class FieldDef<T> {
   /** Sets the field, or handles a null value per `mode` (default {@link SetMode.DISALLOW_NULL}); returns `record`. */
   set<R extends RecordLike>(record: R, value: T | null | undefined, mode?: SetMode): R {
     if (value !== null && value !== undefined) {
-      record[DATA].set(this.name, this.coercer.toData(value));
+      const toLong = this.#toLong;
+      if (toLong === undefined) {
+        record[DATA].set(this.name, this.coercer.toData(value));
+      } else {
+        // a long field stores a long: marked so PSON writes the long marker (src/data/long-marks.ts)
+        const n = toLong(value);
+        if (typeof n === 'number') record[DATA][SET_LONG](this.name, n);
+        else record[DATA].set(this.name, n);
+      }
       return record;
     }
     switch (mode ?? SetMode.DISALLOW_NULL) {

@@ -23,11 +23,26 @@
  *   its bytes validated.
  * - Recursion for the usual shallow documents (fastest), with an explicit-stack reader for subtrees deeper
  *   than {@link RECURSION_LIMIT}, so a high `maxDepth` cannot overflow the call stack.
+ * - A long marker inside ±(2^53-1) reads as a number, the one form of such a long in memory, and its slot
+ *   gets a long mark (long-marks.ts), so a PSON → PSON pass-through writes a long as a long, as the reference
+ *   keeps `Long` apart from `Integer`. `readLong` raises a flag that the container readers take down.
  */
 import { ByteString } from '../byte-string';
 import { DataDecodingException } from '../errors';
 import { makeStoreConstructor, setOwn, type Store } from '../internal';
+import {
+  attachLongs as attachLongsImported,
+  collectMapMark as collectMapMarkImported,
+  dropMapMark as dropMapMarkImported,
+  type ListLongs,
+  type MapLongs,
+} from '../long-marks';
 import { noteNonFinite } from '../non-finite';
+
+// Local aliases: an imported binding is a getter call on the module object under swc (hot paths).
+const collectMapMark = collectMapMarkImported;
+const attachLongs = attachLongsImported;
+const dropMapMark = dropMapMarkImported;
 
 /** This decoder's own map store constructor (see makeStoreConstructor for why it is not shared). */
 const StoreObject = makeStoreConstructor();
@@ -84,6 +99,8 @@ let src: Uint8Array = NO_BYTES;
 let pos = 0;
 let end = 0;
 let maxDepth = 0;
+/** Set by {@link readLong} when it returned a number: the slot the value goes into is to be marked long. */
+let smallLong = false;
 /** Key dictionary: keys[i] is key index i; keys[0] is a placeholder, so `keys.length` is the next new index. */
 let keys: string[] = [];
 /** Cross-document key cache, by a hash of the key bytes: the bytes (to confirm a hit) and the string. */
@@ -104,6 +121,7 @@ export function decodePson(bytes: Uint8Array, wantList: boolean, depthLimit: num
   end = src.length;
   maxDepth = depthLimit;
   keys = [''];
+  smallLong = false;
   try {
     readHeader();
     checkTopLevel(wantList);
@@ -252,6 +270,7 @@ function readValue(depth: number): unknown {
 function readMap(depth: number, count: number): Store {
   const map = new StoreObject();
   let n = 0;
+  let longs: MapLongs | undefined;
   for (;;) {
     const key = readKey();
     if (key === null) break;
@@ -259,24 +278,38 @@ function readMap(depth: number, count: number): Store {
     const v = readValue(depth + 1);
     if (v === END) fail('Unexpected end of array', at);
     setOwn(map, key, v);
+    if (smallLong) {
+      smallLong = false;
+      longs = collectMapMark(longs, key);
+    } else if (longs !== undefined) {
+      dropMapMark(longs, key); // a key repeated in the map: the last value wins, and it is no long
+    }
     n++;
   }
   if (count >= 0 && n !== count) {
     fail(`Actual number object fields (${n}) is not the same as expected (${count})`, pos - 1);
   }
+  // after the entries: a property added midway would give the store a hidden class of its own
+  if (longs !== undefined) attachLongs(map, longs);
   return map;
 }
 
 function readList(depth: number, count: number): unknown[] {
   const list: unknown[] = [];
+  let longs: ListLongs | undefined;
   for (;;) {
     const v = readValue(depth + 1);
     if (v === END) break;
     list.push(v);
+    if (smallLong) {
+      smallLong = false;
+      (longs ??= [])[list.length - 1] = true;
+    }
   }
   if (count >= 0 && list.length !== count) {
     fail(`Actual number array items (${list.length}) is not the same as expected (${count})`, pos - 1);
   }
+  if (longs !== undefined) attachLongs(list, longs);
   return list;
 }
 
@@ -423,6 +456,7 @@ function readLong(): number | bigint {
   // -2^53 < value < 2^53 exactly when hi is in [-2^21, 2^21) and not (hi = -2^21, lo = 0)
   if (hi >= -0x200000 && hi < 0x200000 && (hi !== -0x200000 || lo !== 0)) {
     pos += 8;
+    smallLong = true;
     return hi * TWO_32 + lo;
   }
   toScratch(8);
@@ -453,6 +487,15 @@ function readDeep(m: number, depth: number): Store | unknown[] {
   const nodes: Array<Store | unknown[]> = [];
   const counts: number[] = [];
   const seen: number[] = [];
+  /** Long marks collected per frame, attached to the node when it is closed (see readMap). */
+  const longs: Array<MapLongs | ListLongs | undefined> = [];
+  const close = (): void => {
+    const node = nodes.pop()!;
+    counts.pop();
+    seen.pop();
+    const marks = longs.pop();
+    if (marks !== undefined) attachLongs(node, marks);
+  };
   const open = (marker: number): Store | unknown[] => {
     let node: Store | unknown[];
     let count = -1;
@@ -466,6 +509,7 @@ function readDeep(m: number, depth: number): Store | unknown[] {
     nodes.push(node);
     counts.push(count);
     seen.push(0);
+    longs.push(undefined);
     return node;
   };
   /** True when the next element is a non-empty container form, which gets its own frame. */
@@ -485,9 +529,7 @@ function readDeep(m: number, depth: number): Store | unknown[] {
           fail(`Actual number array items (${seen[top]}) is not the same as expected (${counts[top]})`, pos);
         }
         pos++;
-        nodes.pop();
-        counts.pop();
-        seen.pop();
+        close();
         continue;
       }
       seen[top]!++;
@@ -497,6 +539,10 @@ function readDeep(m: number, depth: number): Store | unknown[] {
         node.push(open(marker));
       } else {
         node.push(readValue(childDepth));
+        if (smallLong) {
+          smallLong = false;
+          ((longs[top] as ListLongs | undefined) ??= [])[node.length - 1] = true;
+        }
       }
     } else {
       const key = readKey();
@@ -507,9 +553,7 @@ function readDeep(m: number, depth: number): Store | unknown[] {
             pos - 1,
           );
         }
-        nodes.pop();
-        counts.pop();
-        seen.pop();
+        close();
         continue;
       }
       seen[top]!++;
@@ -519,9 +563,18 @@ function readDeep(m: number, depth: number): Store | unknown[] {
       if (opensFrame(marker)) {
         if (childDepth > maxDepth) tooDeep(pos);
         pos++;
+        const marks = longs[top] as MapLongs | undefined;
+        if (marks !== undefined) dropMapMark(marks, key);
         setOwn(node, key, open(marker));
       } else {
         setOwn(node, key, readValue(childDepth));
+        const marks = longs[top] as MapLongs | undefined;
+        if (smallLong) {
+          smallLong = false;
+          longs[top] = collectMapMark(marks, key);
+        } else if (marks !== undefined) {
+          dropMapMark(marks, key);
+        }
       }
     }
   }

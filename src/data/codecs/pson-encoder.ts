@@ -13,15 +13,26 @@
  * - Strings are written straight into the buffer (pson-utf8.ts).
  * - Recursion for the usual shallow graphs (fastest), with an explicit-stack writer for any subtree deeper
  *   than {@link RECURSION_LIMIT}, so a 200,000-deep list encodes without overflowing the call stack.
+ * - A number whose slot carries a long mark (long-marks.ts: the application put a bigint there) is a long
+ *   whatever its size. Stores are asked for marks only once the process has made one, and a container with
+ *   marks takes its own loop, so data without them pays one flag test per container.
  */
 import { BYTE_PARTS, type ByteString } from '../byte-string';
 import { DataEncodingException } from '../errors';
+import {
+  hasMapMark as hasMapMarkImported,
+  longMarks,
+  marksOfStore as marksOfStoreImported,
+  type ListLongs,
+  type MapLongs,
+} from '../long-marks';
 import {
   KIND,
   KIND_BYTES,
   KIND_LIST,
   KIND_MAP,
   KIND_NULL,
+  LONGS,
   LONG_MAX,
   LONG_MIN,
   STORE,
@@ -30,6 +41,10 @@ import {
 import { PSON_HEADER, PSON_HEADER_LENGTH } from './pson-markers';
 import { encodeUtf8 } from './pson-utf8';
 import { writeVarUint } from './varint';
+
+// Local aliases: an imported binding is a getter call on the module object under swc (hot paths).
+const hasMapMark = hasMapMarkImported;
+const marksOfStore = marksOfStoreImported;
 
 /** How the encoder writes strings and collections; see `PsonCodecOptions` for the meaning and defaults. */
 export interface PsonWriteOptions {
@@ -64,6 +79,8 @@ const INITIAL_CAPACITY = 16 * 1024;
 const RETAINED_CAPACITY = 4 * 1024 * 1024;
 const TWO_32 = 4294967296;
 const TWO_63 = 2 ** 63;
+/** Local alias: an imported binding is a getter call under swc (see the element codes above). */
+const marksMade = longMarks;
 
 let out: Buffer = Buffer.allocUnsafeSlow(INITIAL_CAPACITY);
 let view: DataView = new DataView(out.buffer, out.byteOffset, out.byteLength);
@@ -166,12 +183,15 @@ function writeValue(v: unknown, depth: number): void {
 function writeObject(v: object, depth: number): void {
   const kind = (v as { [KIND]?: number })[KIND];
   if (kind === undefined) {
-    if (Array.isArray(v)) writeList(v, depth);
-    else writeMap(v as Store, depth);
+    const longs = marksMade.made ? marksOfStore(v as Store | unknown[]) : undefined;
+    if (Array.isArray(v)) writeList(v, depth, longs as ListLongs | undefined);
+    else writeMap(v as Store, depth, longs as MapLongs | undefined);
   } else if (kind === KIND_MAP) {
-    writeMap((v as { [STORE]: Store })[STORE], depth);
+    const map = v as { [STORE]: Store; [LONGS]: MapLongs | null };
+    writeMap(map[STORE], depth, map[LONGS] ?? undefined);
   } else if (kind === KIND_LIST) {
-    writeList((v as { [STORE]: unknown[] })[STORE], depth);
+    const list = v as { [STORE]: unknown[]; [LONGS]: ListLongs | null };
+    writeList(list[STORE], depth, list[LONGS] ?? undefined);
   } else if (kind === KIND_BYTES) {
     writeBytes(v as ByteString);
   } else if (kind === KIND_NULL) {
@@ -182,7 +202,8 @@ function writeObject(v: object, depth: number): void {
   }
 }
 
-function writeMap(store: Store, depth: number): void {
+/** Writes a map; `longs` are its marks (see long-marks.ts), found by the caller. */
+function writeMap(store: Store, depth: number, longs: MapLongs | undefined): void {
   const keys = Object.keys(store);
   const n = keys.length;
   if (n === 0) {
@@ -191,20 +212,31 @@ function writeMap(store: Store, depth: number): void {
     return;
   }
   if (depth >= RECURSION_LIMIT) {
-    writeDeep(store);
+    writeDeep(store, longs);
     return;
   }
   openMap(n);
-  for (let i = 0; i < n; i++) {
-    const key = keys[i]!;
-    writeKey(key);
-    writeValue(store[key], depth + 1);
+  if (longs === undefined) {
+    for (let i = 0; i < n; i++) {
+      const key = keys[i]!;
+      writeKey(key);
+      writeValue(store[key], depth + 1);
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const key = keys[i]!;
+      writeKey(key);
+      const v = store[key];
+      if (typeof v === 'number' && hasMapMark(longs, key)) writeMarkedLong(v);
+      else writeValue(v, depth + 1);
+    }
   }
   ensure(1);
   out[pos++] = MAP_END;
 }
 
-function writeList(items: unknown[], depth: number): void {
+/** Writes a list; `longs` are its marks (see long-marks.ts), found by the caller. */
+function writeList(items: unknown[], depth: number, longs: ListLongs | undefined): void {
   const n = items.length;
   if (n === 0) {
     ensure(1);
@@ -212,11 +244,19 @@ function writeList(items: unknown[], depth: number): void {
     return;
   }
   if (depth >= RECURSION_LIMIT) {
-    writeDeep(items);
+    writeDeep(items, longs);
     return;
   }
   openList(n);
-  for (let i = 0; i < n; i++) writeValue(items[i], depth + 1);
+  if (longs === undefined) {
+    for (let i = 0; i < n; i++) writeValue(items[i], depth + 1);
+  } else {
+    for (let i = 0; i < n; i++) {
+      const v = items[i];
+      if (typeof v === 'number' && longs[i] === true) writeMarkedLong(v);
+      else writeValue(v, depth + 1);
+    }
+  }
   ensure(1);
   out[pos++] = LAST;
 }
@@ -250,15 +290,22 @@ function containerStore(v: unknown): Store | unknown[] | null {
   return null;
 }
 
+/** The marks of a container value `v` (a wrapper or a raw store) whose store is `store`. */
+function marksOf(v: object, store: Store | unknown[]): MapLongs | ListLongs | undefined {
+  if (v === store) return marksOfStore(store);
+  return (v as { [LONGS]: MapLongs | ListLongs | null })[LONGS] ?? undefined;
+}
+
 /**
  * Writes the container `root` and everything below it with an explicit stack (any depth). Same bytes as
  * the recursive writer; leaves still go through {@link writeValue}, which does not recurse for them.
  */
-function writeDeep(root: Store | unknown[]): void {
+function writeDeep(root: Store | unknown[], rootLongs: MapLongs | ListLongs | undefined): void {
   const stores: Array<Store | unknown[]> = [];
   const keyLists: Array<string[] | null> = [];
   const next: number[] = [];
-  const open = (store: Store | unknown[]): void => {
+  const marks: Array<MapLongs | ListLongs | undefined> = [];
+  const open = (store: Store | unknown[], longs: MapLongs | ListLongs | undefined): void => {
     if (Array.isArray(store)) {
       if (store.length === 0) {
         ensure(1);
@@ -267,6 +314,7 @@ function writeDeep(root: Store | unknown[]): void {
       }
       openList(store.length);
       keyLists.push(null);
+      marks.push(longs);
     } else {
       const keys = Object.keys(store);
       if (keys.length === 0) {
@@ -276,17 +324,20 @@ function writeDeep(root: Store | unknown[]): void {
       }
       openMap(keys.length);
       keyLists.push(keys);
+      marks.push(longs);
     }
     stores.push(store);
     next.push(0);
   };
-  open(root);
+  open(root, rootLongs);
   while (stores.length > 0) {
     const top = stores.length - 1;
     const store = stores[top]!;
     const keys = keyLists[top]!;
     const i = next[top]!;
+    const longs = marks[top];
     let v: unknown;
+    let marked = false;
     if (keys === null) {
       const items = store as unknown[];
       if (i === items.length) {
@@ -295,9 +346,11 @@ function writeDeep(root: Store | unknown[]): void {
         stores.pop();
         keyLists.pop();
         next.pop();
+        marks.pop();
         continue;
       }
       v = items[i];
+      marked = longs !== undefined && (longs as ListLongs)[i] === true;
     } else {
       if (i === keys.length) {
         ensure(1);
@@ -305,16 +358,22 @@ function writeDeep(root: Store | unknown[]): void {
         stores.pop();
         keyLists.pop();
         next.pop();
+        marks.pop();
         continue;
       }
       const key = keys[i]!;
       writeKey(key);
       v = (store as Store)[key];
+      marked = longs !== undefined && hasMapMark(longs as MapLongs, key);
     }
     next[top] = i + 1;
+    if (marked && typeof v === 'number') {
+      writeMarkedLong(v);
+      continue;
+    }
     const child = containerStore(v);
     if (child === null) writeValue(v, 0);
-    else open(child);
+    else open(child, marksMade.made ? marksOf(v as object, child) : undefined);
   }
 }
 
@@ -433,23 +492,38 @@ function writeNumber(n: number): void {
   // An integral number inside the long range is a long, as JSON writes it without a fraction (and reads it
   // back as a number or bigint); NaN, ±Infinity, fractions and anything beyond the range are doubles.
   if (n >= -TWO_63 && n < TWO_63 && Math.floor(n) === n) {
-    // ToUint32 is the low word of the two's complement, and the division by 2^32 is exact, for any integral
-    // double in the range
-    const lo = n >>> 0;
-    const hi = Math.floor(n / TWO_32);
-    out[pos] = LONG;
-    out[pos + 1] = lo;
-    out[pos + 2] = lo >>> 8;
-    out[pos + 3] = lo >>> 16;
-    out[pos + 4] = lo >>> 24;
-    out[pos + 5] = hi;
-    out[pos + 6] = hi >> 8;
-    out[pos + 7] = hi >> 16;
-    out[pos + 8] = hi >> 24;
-    pos += 9;
+    writeLongBits(n);
     return;
   }
   writeDouble(n);
+}
+
+/** A number in a slot marked long: the long marker even inside int32 (a mark over anything else is stale). */
+function writeMarkedLong(n: number): void {
+  if (!Number.isSafeInteger(n) || (n === 0 && 1 / n < 0)) {
+    writeNumber(n);
+    return;
+  }
+  ensure(9);
+  writeLongBits(n);
+}
+
+/** Writes the integral `n` (inside the long range) as a PSON long; the caller made room. */
+function writeLongBits(n: number): void {
+  // ToUint32 is the low word of the two's complement, and the division by 2^32 is exact, for any integral
+  // double in the range
+  const lo = n >>> 0;
+  const hi = Math.floor(n / TWO_32);
+  out[pos] = LONG;
+  out[pos + 1] = lo;
+  out[pos + 2] = lo >>> 8;
+  out[pos + 3] = lo >>> 16;
+  out[pos + 4] = lo >>> 24;
+  out[pos + 5] = hi;
+  out[pos + 6] = hi >> 8;
+  out[pos + 7] = hi >> 16;
+  out[pos + 8] = hi >> 24;
+  pos += 9;
 }
 
 function writeDouble(n: number): void {

@@ -32,10 +32,13 @@ export function isIntValue(v: unknown): boolean {
   return typeof v === 'number' && (v | 0) === v;
 }
 
-/** A long: a safe integer number, or a bigint beyond ±2^53 inside the 64-bit range (the one representation of each long). */
+/**
+ * A long: a safe integer number, or a bigint inside the 64-bit range. Data holds a long inside ±(2^53-1) as a
+ * number (a `7n` put in is stored as `7`, marked long for PSON: src/data/README.md), but `7n` is that long too.
+ */
 export function isLongValue(v: unknown): boolean {
   if (typeof v === 'number') return Number.isSafeInteger(v);
-  return typeof v === 'bigint' && v >= LONG_MIN && v <= LONG_MAX && (v < SAFE_MIN || v > SAFE_MAX);
+  return typeof v === 'bigint' && v >= LONG_MIN && v <= LONG_MAX;
 }
 
 /** A float: NaN, ±Infinity, or a finite number that rounds to a finite float32. */

@@ -14,9 +14,10 @@
  *   zero (as Java's double→int). A value outside the int32 range after truncation is an error, not wrapped or
  *   clamped: Java would wrap a Long and saturate a Double, and we cannot tell the two apart, so we refuse
  *   the precision loss loudly (STYLE.md).
- * - long: a safe integer number, or a bigint beyond ±2^53 within the 64-bit range, is valid as is; a
- *   fractional number is truncated; an integral number beyond ±2^53 (a double such as 1e17) becomes the exact
- *   bigint; beyond the 64-bit range is an error.
+ * - long: a safe integer number, or a bigint within the 64-bit range, is valid as is; a fractional number
+ *   is truncated; an integral number beyond ±2^53 (a double such as 1e17) becomes the exact bigint; beyond
+ *   the 64-bit range is an error. A coerced long is stored marked long, so PSON writes it with the long
+ *   marker as the reference writes the `Long` it coerces to (src/data/long-marks.ts).
  * - float and double: any number is valid as is, NaN and ±Infinity included (JS has no 32-bit float;
  *   rounding a double to float precision would only add digits to the JSON); a bigint becomes a number. A
  *   finite float that does not round to a finite float32 (beyond ±3.4028235e38) is an error: Java would make

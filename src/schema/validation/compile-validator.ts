@@ -30,7 +30,16 @@
  */
 import { ByteString, MAX_NESTING_DEPTH, type DataList, type DataMap, type DataValue } from '../../data';
 import { toValue } from '../../data/data-map';
-import { KIND, KIND_BYTES, KIND_LIST, KIND_MAP, KIND_NULL, STORE, kindOf } from '../../data/internal';
+import {
+  KIND,
+  KIND_BYTES,
+  KIND_LIST,
+  KIND_MAP,
+  KIND_NULL,
+  SET_LONG,
+  STORE,
+  kindOf,
+} from '../../data/internal';
 import type { ArrayDataSchema } from '../array-schema';
 import type { DataSchema } from '../data-schema';
 import { DataSchemaType } from '../data-schema-type';
@@ -93,25 +102,32 @@ export class Run {
     this.path.pop();
   }
 
-  /** Puts the fixed value of the entry at the current path into `map`, unless the map is read-only. */
-  setInMap(map: DataMap, key: string, value: unknown, parentKey: string): void {
+  /**
+   * Puts the fixed value of the entry at the current path into `map`, unless the map is read-only. `long`:
+   * the value was coerced to a long, stored marked long as the reference stores a `Long`
+   * (src/data/long-marks.ts).
+   */
+  setInMap(map: DataMap, key: string, value: unknown, parentKey: string, long = false): void {
     this.hasFix = true;
     if (map.isReadOnly()) {
       this.hasFixupReadOnlyError = true;
       this.error(`cannot be fixed because DataMap backing ${parentKey} type is read-only`);
+    } else if (long && typeof value === 'number') {
+      map[SET_LONG](key, value);
     } else {
       map.put(key, value as DataValue);
     }
   }
 
   /** Puts the fixed value of the element at the current path into `list`, unless the list is read-only. */
-  setInList(list: DataList, index: number, value: unknown): void {
+  setInList(list: DataList, index: number, value: unknown, long = false): void {
     this.hasFix = true;
     if (list.isReadOnly()) {
       this.hasFixupReadOnlyError = true;
       this.error('cannot be fixed because DataList backing an array type is read-only');
     } else {
-      list.set(index, value as DataValue);
+      // a bigint marks the element long (see setInMap); toLong gives a safe integer as a number
+      list.set(index, (long && typeof value === 'number' ? BigInt(value) : value) as DataValue);
     }
   }
 }
@@ -128,6 +144,8 @@ export class Node {
   closureCheck: (raw: unknown, depth?: number) => boolean = never;
   /** Diagnostic path over data values: records messages, applies fixes, returns the value or its replacement. */
   fix: (value: unknown, run: Run) => unknown = identity;
+  /** A long node: what its `fix` returns is stored marked long (see `Run.setInMap`). */
+  long = false;
 
   /** @param key the schema's union member key, which read-only messages name (`DataMap backing <key> type`) */
   constructor(readonly key: string) {}
@@ -163,6 +181,7 @@ export function nodeFor(schema: DataSchema, options: ResolvedValidationOptions, 
       break;
     case DataSchemaType.LONG:
       primitive(node, options, isLongValue, toLong, 'Long');
+      node.long = true;
       break;
     case DataSchemaType.FLOAT:
       primitive(node, options, isFloatValue, toFloat, 'Float');
@@ -366,7 +385,7 @@ function arrayNode(node: Node, items: Node): void {
       const element = toValue(raw);
       run.path.push(i);
       const fixed = items.fix(element, run);
-      if (fixed !== element) run.setInList(list, i, fixed);
+      if (fixed !== element) run.setInList(list, i, fixed, items.long);
       run.path.pop();
     }
     return value;
@@ -394,7 +413,7 @@ function mapNode(node: Node, values: Node): void {
       const entry = toValue(raw);
       run.path.push(k);
       const fixed = values.fix(entry, run);
-      if (fixed !== entry) run.setInMap(map, k, fixed, 'map');
+      if (fixed !== entry) run.setInMap(map, k, fixed, 'map', values.long);
       run.path.pop();
     }
     return value;
@@ -450,7 +469,7 @@ function unionNode(node: Node, schema: UnionDataSchema, child: (s: DataSchema) =
         const entry = toValue(store[key]);
         run.path.push(key);
         const fixed = member.fix(entry, run);
-        if (fixed !== entry) run.setInMap(map, key, fixed, 'union');
+        if (fixed !== entry) run.setInMap(map, key, fixed, 'union', member.long);
         run.path.pop();
       }
     }
@@ -557,7 +576,7 @@ function recordNode(
       const field = toValue(raw);
       run.path.push(k);
       const fixed = fieldNode.fix(field, run);
-      if (fixed !== field) run.setInMap(map, k, fixed, recordKey);
+      if (fixed !== field) run.setInMap(map, k, fixed, recordKey, fieldNode.long);
       run.path.pop();
     }
     if (requiredMode === RequiredMode.IGNORE) return value;

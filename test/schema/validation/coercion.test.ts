@@ -715,11 +715,13 @@ describe('values at the root', () => {
     );
   });
 
-  it('turns a long root bigint inside ±2^53 into its number form (NORMAL) and refuses it with OFF', () => {
+  it('takes a long root bigint inside ±2^53 as the long it is, in every mode (7n and 7 are one long)', () => {
     const long = parseSchema('"long"');
-    expect(validate(5n, long).getFixed()).toBe(5);
-    expect(validate(5n, long, { coercionMode: OFF }).getMessage()).toBe(
-      'ERROR ::  :: 5 is not backed by a Long\n',
-    );
+    for (const coercionMode of [NORMAL, OFF]) {
+      const result = validate(5n, long, { coercionMode });
+      expect(result.isValid()).toBe(true);
+      expect(result.hasFix()).toBe(false);
+      expect(result.getFixed()).toBe(5n);
+    }
   });
 });
