@@ -5,7 +5,9 @@ import type { WriteHandle } from './write-handle';
  * implements it to send bytes, and the framework drives it with demand. `getAttachmentID()` is called first
  * and must equal the identifier the payload points at (`cid:<id>`); `onInit` hands over the write handle
  * once a reader is attached; `onWritePossible` says that up to `handle.remaining()` chunks may be written
- * now, and is called again once capacity returns after `remaining()` reached 0; `onAbort` says the stream
+ * now, and is called again once capacity returns after `remaining()` reached 0 (capacity topped up while some
+ * is left calls nothing: a writer waiting on its own source with capacity left writes on when its data
+ * comes); `onAbort` says the stream
  * was abandoned (release resources; writes have no effect from then on).
  *
  * Chunks are passed on without copying: a writer must not change a chunk's bytes after writing it.

@@ -223,12 +223,39 @@ export function writerFromObservable(
   const buffered: Uint8Array[] = [];
   let end: { error?: Error } | undefined;
   const demand = new Subject<number>();
+  /** Chunks asked of a demand-aware source and not yet received. */
+  let asked = 0;
+  let flushing = false;
+  let again = false;
   const flush = (): void => {
-    const h = handle!;
-    while (h.remaining() > 0 && buffered.length > 0) h.write(buffered.shift()!);
-    if (buffered.length === 0 && end !== undefined) {
-      if (end.error === undefined) h.done();
-      else h.error(end.error);
+    // a synchronous source answering demand from inside demand.next comes back here: loop, not recurse
+    if (flushing) {
+      again = true;
+      return;
+    }
+    flushing = true;
+    try {
+      do {
+        again = false;
+        const h = handle!;
+        while (h.remaining() > 0 && buffered.length > 0) h.write(buffered.shift()!);
+        if (buffered.length === 0 && end !== undefined) {
+          if (end.error === undefined) h.done();
+          else h.error(end.error);
+          return;
+        }
+        // capacity may be topped up without a new onWritePossible (a consumer keeping a window open while
+        // chunks flow): ask the source for whatever capacity is neither buffered nor asked for already
+        if (typeof source === 'function' && end === undefined && subscription !== undefined) {
+          const want = h.remaining() - buffered.length - asked;
+          if (want > 0) {
+            asked += want;
+            demand.next(want);
+          }
+        }
+      } while (again);
+    } finally {
+      flushing = false;
     }
   };
   return {
@@ -241,6 +268,7 @@ export function writerFromObservable(
         const chunks$ = typeof source === 'function' ? source(demand) : source;
         subscription = chunks$.subscribe({
           next: (chunk) => {
+            if (asked > 0) asked--;
             buffered.push(chunk);
             if (buffered.length > max) {
               subscription?.unsubscribe();
@@ -264,10 +292,6 @@ export function writerFromObservable(
         });
       }
       flush();
-      if (typeof source === 'function' && end === undefined) {
-        const want = handle!.remaining() - buffered.length;
-        if (want > 0) demand.next(want);
-      }
     },
     onAbort: () => {
       subscription?.unsubscribe();

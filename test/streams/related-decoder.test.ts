@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import { lastValueFrom, concatMap, toArray, map } from 'rxjs';
-import type { AttachmentReader} from '../../src/streams';
+import type { AttachmentReader } from '../../src/streams';
 import { attachments$, writerFromAsyncIterable, writerFromBytes } from '../../src/streams';
 import { decodeRelated } from '../../src/streams/related/decoder';
 import { encodeRelated } from '../../src/streams/related/encoder';
@@ -216,6 +216,41 @@ sys.stdout.buffer.write(ct + b"\\n" + body)
     await m.attachments;
     m.drain();
     await until(() => msg.body.readableEnded);
+  });
+
+  it('serves a consumer that asks again from inside its callback from a loop, however small the chunks', async () => {
+    // 300 000 one-byte pieces, queued faster than they are asked for: delivered by recursion, they would
+    // overflow the stack
+    const data = Buffer.alloc(300_000);
+    for (let i = 0; i < data.length; i++) data[i] = i % 251;
+    const head = Buffer.from(
+      '--B\r\nContent-Type: application/json\r\n\r\n{}\r\n--B\r\nContent-ID: tiny\r\n\r\n',
+    );
+    const pieces = [head, ...Array.from(data, (b) => Buffer.from([b])), Buffer.from('\r\n--B--')];
+    const m = decodeRelated(Readable.from(pieces), 'multipart/related; boundary=B');
+    await m.payload;
+    const reader = (await m.attachments)!;
+    const got = await new Promise<Buffer>((resolve, reject) => {
+      reader.registerAttachmentReaderCallback({
+        onNewAttachment: (single) => {
+          const chunks: Uint8Array[] = [];
+          single.registerCallback({
+            onAttachmentDataAvailable: (chunk) => {
+              chunks.push(chunk);
+              single.requestAttachmentData();
+            },
+            onFinished: () => resolve(Buffer.concat(chunks)),
+            onDrainComplete: () => reject(new Error('drained')),
+            onAttachmentError: reject,
+          });
+          single.requestAttachmentData();
+        },
+        onFinished: () => undefined,
+        onDrainComplete: () => undefined,
+        onStreamError: reject,
+      });
+    });
+    expect(got.equals(data)).toBe(true);
   });
 });
 

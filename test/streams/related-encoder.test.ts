@@ -11,7 +11,9 @@ import {
   partsFromIterator,
   writerFromAsyncIterable,
   writerFromBytes,
+  writerFromObservable,
 } from '../../src/streams';
+import { Observable } from 'rxjs';
 import { encodeRelated } from '../../src/streams/related/encoder';
 import { makeBoundary } from '../../src/streams/related/boundary';
 
@@ -144,6 +146,32 @@ describe('multipart/related encoder', () => {
     expect(calls).toEqual(['AttachmentAbortedError', 'later:AttachmentAbortedError']);
   });
 
+  it('writes a demand-aware Observable source to its end though capacity is topped up without onWritePossible', async () => {
+    // the body keeps a window of capacity open while its consumer wants data: a writer that asks its source
+    // for chunks only in onWritePossible would stall after the first ones; and a source answering demand
+    // synchronously, one byte per chunk, must not recurse once per chunk
+    const asked: number[] = [];
+    const count = 50_000;
+    const letter = (i: number): string => String.fromCharCode(97 + (i % 26));
+    const writer = writerFromObservable(
+      'o',
+      (demand$) =>
+        new Observable<Uint8Array>((s) => {
+          let sent = 0;
+          return demand$.subscribe((n) => {
+            asked.push(n);
+            for (let i = 0; i < n && sent < count; i++) s.next(Buffer.from(letter(sent++)));
+            if (sent === count) s.complete();
+          });
+        }),
+    );
+    const msg = encodeRelated({ contentType: 'application/json', bytes: Buffer.from('{}') }, [writer]);
+    const body = (await collect(msg.body)).toString('latin1');
+    expect(body).toContain(`\r\n\r\n${Array.from({ length: count }, (_, i) => letter(i)).join('')}\r\n--`);
+    // never more asked for than the window of capacity
+    expect(Math.max(...asked)).toBeLessThanOrEqual(2);
+  });
+
   it('streams 256 MiB generated on the fly, reading ahead of the consumer by at most a buffer', async () => {
     const size = 256 * 1024 * 1024;
     const chunk = Buffer.alloc(64 * 1024, 3);
@@ -181,10 +209,12 @@ describe('multipart/related encoder', () => {
 
 describe('attachment ids', () => {
   it('gives writers made without an id a version 1 UUID', () => {
-    const ids = [writerFromBytes(undefined, Buffer.from('x')), writerFromBytes(undefined, Buffer.from('y'))].map((w) =>
-      w.getAttachmentID(),
-    );
-    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const ids = [
+      writerFromBytes(undefined, Buffer.from('x')),
+      writerFromBytes(undefined, Buffer.from('y')),
+    ].map((w) => w.getAttachmentID());
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(ids[0]).not.toBe(ids[1]);
   });
 });

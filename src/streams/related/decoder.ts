@@ -66,11 +66,12 @@ export function decodeRelated(
 ): RelatedRequest {
   const maxPayload = options.maxPayloadBytes ?? 1024 * 1024;
   const boundary = boundaryOf(contentType);
+  const partHwm = options.partHighWaterMark ?? 64 * 1024;
   const dicer = createDicer({
     boundary,
     maxHeaderSize: options.maxHeaderSize ?? 16 * 1024,
     maxHeaderPairs: options.maxHeaderPairs ?? 64,
-    partHwm: options.partHighWaterMark ?? 64 * 1024,
+    partHwm,
   });
 
   let resolvePayload!: (p: RelatedPayloadPart) => void;
@@ -117,7 +118,7 @@ export function decodeRelated(
       if (next !== undefined && next.headers !== undefined) {
         queue.shift();
         asked--;
-        listener.onPart(partChannel(next));
+        listener.onPart(partChannel(next, partHwm));
         continue;
       }
       if (next === undefined && failure !== undefined) {
@@ -243,14 +244,58 @@ export function decodeRelated(
   };
 }
 
-/** One attachment part as a pull channel: one chunk per request, as the part stream gives them. */
-function partChannel(part: Part): PartChannel {
+/**
+ * One attachment part as a pull channel. The part stream flows into a small queue of its own chunks (no
+ * copies) and is paused only once the queue holds `queueBytes`, not after every chunk: the pieces one socket
+ * read yields (a chunked upload splits each read at its chunk headers) are handed on in the same tick, so a
+ * forwarding hop writes them to its socket in one `writev`, and a consumer reading from the queue costs no
+ * pause/resume round trip per chunk. A request made while a chunk is being delivered (a consumer asking
+ * again from inside its callback) is served by the loop that delivers, not by recursion, so a part split
+ * into many tiny chunks never grows the stack.
+ */
+function partChannel(part: Part, queueBytes: number): PartChannel {
   const stream = part.stream;
   let sink: ChunkSink | undefined;
   let started = false;
   let wanted = false;
   let discarding = false;
+  let delivering = false;
+  let ended = false;
   let done = false;
+  let paused = false;
+  const queue: Buffer[] = [];
+  let head = 0;
+  let queued = 0;
+  const pump = (): void => {
+    if (delivering) return;
+    delivering = true;
+    try {
+      while (wanted && !done) {
+        if (head < queue.length) {
+          const chunk = queue[head]!;
+          queue[head++] = EMPTY;
+          queued -= chunk.length;
+          if (head === queue.length) {
+            queue.length = 0;
+            head = 0;
+          }
+          wanted = false;
+          sink!.onChunk(chunk);
+        } else if (ended) {
+          done = true;
+          sink!.onDone();
+        } else {
+          if (paused) {
+            paused = false;
+            stream.resume();
+          }
+          return;
+        }
+      }
+    } finally {
+      delivering = false;
+    }
+  };
   const body: ChunkChannel = {
     setListener: (s) => {
       sink = s;
@@ -260,37 +305,46 @@ function partChannel(part: Part): PartChannel {
       wanted = true;
       if (!started) {
         started = true;
-        stream.on('data', (chunk: Buffer) => {
-          if (discarding) return;
-          // one chunk per request: hold the stream (and so the parser and the socket) until the next one
-          stream.pause();
-          wanted = false;
-          sink!.onChunk(chunk);
-        });
-        stream.on('end', () => {
-          done = true;
-          if (!discarding) sink!.onDone();
-        });
-        stream.on('error', (e: Error) => {
-          done = true;
-          // the parser's own errors (a part cut off by the end of the body) are the client's malformed envelope
-          if (!discarding)
-            sink!.onError(
-              new AttachmentStreamError('Illegally formed multipart payload', { cause: asError(e) }),
-            );
-        });
-        if (part.ended) {
-          done = true;
-          sink!.onDone();
-          return;
+        if (part.ended) ended = true;
+        else {
+          stream.on('data', (chunk: Buffer) => {
+            if (discarding) return;
+            queue.push(chunk);
+            queued += chunk.length;
+            if (queued >= queueBytes && !paused) {
+              // hold the stream (and so the parser and the socket) until the consumer catches up
+              paused = true;
+              stream.pause();
+            }
+            pump();
+          });
+          stream.on('end', () => {
+            ended = true;
+            if (!discarding) pump();
+          });
+          stream.on('error', (e: Error) => {
+            if (done) return;
+            done = true;
+            // the parser's own errors (a part cut off by the end of the body) are the client's malformed envelope
+            if (!discarding)
+              sink!.onError(
+                new AttachmentStreamError('Illegally formed multipart payload', { cause: asError(e) }),
+              );
+          });
         }
       }
-      if (wanted) stream.resume();
+      pump();
     },
     cancel: () => {
       discarding = true;
+      queue.length = 0;
+      head = 0;
+      queued = 0;
+      paused = false;
       stream.resume();
     },
   };
   return { headers: part.headers!, body };
 }
+
+const EMPTY = Buffer.alloc(0);

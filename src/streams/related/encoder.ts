@@ -17,7 +17,7 @@ export interface RelatedMessage {
   /** `multipart/related; boundary=...` (the boundary unquoted, as the reference writes it). */
   readonly contentType: string;
   readonly boundary: string;
-  /** The body, produced as the consumer reads it: each read grants the current attachment one chunk. */
+  /** The body, produced as the consumer reads it: the current attachment writes only while it wants data. */
   readonly body: Readable;
 }
 
@@ -29,15 +29,17 @@ function isIterator(s: AttachmentDataSourceWriter | DataSourceIterator): s is Da
 }
 
 const CRLF = '\r\n';
+/** Chunks of capacity the current writer holds while the consumer wants data (see `fill`). */
+const WINDOW = 2;
 
 /**
  * Writes a `multipart/related` message (brief, "Attachment wire format"; wire facts §6.1): the payload as
  * part 1 with its own `Content-Type`, then one part per attachment with `Content-ID: <id>`, then the closing
  * delimiter. The body is a Node `Readable` pulled by its consumer (a socket through `pipe`, whose `drain`
- * then paces the writers): each `_read` grants the current writer one chunk, so no attachment is ever held
- * in memory, and chunks are pushed as the writers gave them, without copies. Destroying the body aborts the
- * current writer and abandons the rest (`onAbort`). Attachment identifiers must be unique in the message: a
- * repeated one fails the body.
+ * then paces the writers): the current writer gets capacity only while the body wants data, so no
+ * attachment is ever held in memory, and chunks are pushed as the writers gave them, without copies.
+ * Destroying the body aborts the current writer and abandons the rest (`onAbort`). Attachment identifiers
+ * must be unique in the message: a repeated one fails the body.
  */
 export function encodeRelated(
   payload: RelatedPayload,
@@ -55,7 +57,7 @@ export function encodeRelated(
   const body: Readable = new Readable({
     read(): void {
       wantsData = true;
-      current?.grant(1);
+      fill();
     },
     destroy(err, callback): void {
       if (!finished) {
@@ -99,11 +101,20 @@ export function encodeRelated(
       onStreamError: (error) => fail(error),
     });
   };
+  // While the consumer wants data the current writer holds WINDOW chunks of capacity, topped up after each
+  // write: its capacity never falls to 0 there, so it goes on writing in the same tick (a forwarding hop
+  // hands a whole socket read on at once) without a microtask or a nested onWritePossible per chunk. Once
+  // the consumer's buffer is full (push returns false) nothing more is granted: the writer may still write
+  // what it holds (at most WINDOW - 1 chunks), buffered by the body, and stops.
+  const fill = (): void => {
+    if (current === undefined || !wantsData) return;
+    const have = current.remaining();
+    if (have < WINDOW) current.grant(WINDOW - have);
+  };
   const sink: ChunkSink = {
     onChunk: (chunk) => {
       push(chunk);
-      // keep the writer going while the consumer's buffer has room
-      if (wantsData) queueMicrotask(() => current?.grant(1));
+      fill();
     },
     onDone: () => {
       current = undefined;
@@ -127,7 +138,7 @@ export function encodeRelated(
     ids.add(id);
     push(`${CRLF}--${boundary}${CRLF}Content-ID: <${id}>${CRLF}${CRLF}`);
     current = WriteHandle.attach(writer, sink);
-    if (wantsData) current.grant(1);
+    fill();
   };
   push(`${CRLF}--${boundary}${CRLF}Content-Type: ${payload.contentType}${CRLF}${CRLF}`);
   push(payload.bytes);
