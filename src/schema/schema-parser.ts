@@ -455,13 +455,19 @@ export function parseSource(session: ParseSession, text: string, file: string | 
 
 /**
  * Step 1 over values already scanned from `source` (the PDL parser builds the same nodes, with offsets into
- * its own text, so that both syntaxes share every rule below).
+ * its own text, so that both syntaxes share every rule below). `checkDuplicateKeys` false skips the walk that
+ * reports a key given twice in an object: for nodes built without any (the PDL parser, which checks as it builds).
  */
-export function parseNodes(session: ParseSession, source: Source, nodes: readonly JsonNode[]): DataSchema[] {
+export function parseNodes(
+  session: ParseSession,
+  source: Source,
+  nodes: readonly JsonNode[],
+  checkDuplicateKeys = true,
+): DataSchema[] {
   const parser = new TextParser(session, source);
   const out: DataSchema[] = [];
   nodes.forEach((node, i) => {
-    parser.duplicateKeys(node, '');
+    if (checkDuplicateKeys) parser.duplicateKeys(node, '');
     out.push(UNRESOLVED);
     parser.type(node, '', { namespace: '', package: '' }, (s) => {
       out[i] = s;

@@ -2,26 +2,18 @@
  * The PDL lexer (tokens as Rest.li's `Pdl.g4` defines them). It is pulled by the parser one token at a time,
  * because a property name (`@a.b-c.`\`x y\``) is lexed by other rules than the rest of the text.
  *
- * Commas are whitespace, as in the grammar. A `/** *\/` comment is kept on the next token as its doc; the
+ * Why it allocates no token objects: the lexer is the PDL parser's own cost on top of the schema model, which
+ * `.pdsc` and PDL share (bench/pdl.bench.ts compares them). The current token lives in the lexer's fields,
+ * scanned with `charCodeAt` over the source; a string is sliced only for what becomes a value (a name, a
+ * string, a number), and line and column are computed from the offset only when a problem is reported.
+ *
+ * Commas are whitespace, as in the grammar. A `/** *\/` comment is kept for the next token as its doc; the
  * parser reads it only where the grammar allows a doc and otherwise ignores it (the reference refuses a doc
  * comment in other places; ignoring it loses nothing).
  */
 import { JsonSyntaxError, readJsonNumber, readJsonString } from '../../data/codecs/json-tokens';
 
 export type PdlTokenKind = 'id' | 'string' | 'number' | 'punct' | 'eof';
-
-export interface PdlToken {
-  readonly kind: PdlTokenKind;
-  /** The text of the token; for an escaped identifier, the name without backticks. */
-  readonly text: string;
-  readonly offset: number;
-  /** An identifier written in backticks: never a keyword. */
-  readonly escaped: boolean;
-  /** The doc comment just before this token, as markdown. */
-  readonly doc: string | undefined;
-  /** The offset of that doc comment. */
-  readonly docOffset: number;
-}
 
 /** A syntax error at a char offset; the parser turns it into a schema problem. */
 export class PdlSyntax extends Error {
@@ -52,141 +44,213 @@ export const KEYWORDS: ReadonlySet<string> = new Set([
   'null',
 ]);
 
-const PUNCT = new Set(['{', '}', '[', ']', '(', ')', '@', ':', '.', '=']);
+// Char codes of the punctuation tokens the parser looks for.
+export const LBRACE = 0x7b;
+export const RBRACE = 0x7d;
+export const LBRACKET = 0x5b;
+export const RBRACKET = 0x5d;
+export const AT = 0x40;
+export const COLON = 0x3a;
+export const DOT = 0x2e;
+export const EQUALS = 0x3d;
+
+// Char classes of the ASCII chars, looked up once per char instead of a chain of comparisons.
+const ID_START = 1;
+const ID_PART = 2;
+const SPACE = 4;
+const PUNCT = 8;
+const CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const start = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f;
+  if (start) CLASS[c] = ID_START | ID_PART;
+  else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) CLASS[c] = ID_PART;
+}
+// Commas are whitespace in the grammar.
+for (const c of [0x20, 0x0a, 0x2c, 0x09, 0x0d, 0x0c]) CLASS[c] = SPACE;
+for (const c of '{}[]()@:.=') CLASS[c.charCodeAt(0)] = PUNCT;
+
+/** The class bits of char code `c` (0 for NaN past the end and for non-ASCII). */
+function charClass(c: number): number {
+  return c < 128 ? CLASS[c]! : 0;
+}
 
 function isIdStart(c: number): boolean {
-  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+  return (charClass(c) & ID_START) !== 0;
 }
 
 function isIdPart(c: number): boolean {
-  return isIdStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d;
+  return (charClass(c) & ID_PART) !== 0;
 }
 
+/**
+ * The lexer and its current token. The token fields are read by the parser and changed by {@link next}.
+ */
 export class PdlLexer {
+  /** The kind of the current token. */
+  kind: PdlTokenKind = 'eof';
+  /** Its text: an identifier (without backticks), a string's value, a number's literal; '' for the rest. */
+  text = '';
+  /** The offset of its first char. */
+  offset = 0;
+  /** For a punctuation token, its char code (else 0). */
+  code = 0;
+  /** An identifier written in backticks: never a keyword. */
+  escaped = false;
+  /** A number literal without fraction or exponent. */
+  integral = true;
+  /** The offset of the doc comment just before the token (`/**`), or -1. */
+  docOffset = -1;
+  #docEnd = -1;
+  /** Where scanning continues. */
   #i = 0;
 
-  constructor(readonly text: string) {}
+  constructor(readonly source: string) {}
 
-  get position(): number {
-    return this.#i;
+  /** The doc comment just before the current token, as markdown. */
+  doc(): string | undefined {
+    return this.docOffset < 0
+      ? undefined
+      : extractMarkdown(this.source.slice(this.docOffset + 3, this.#docEnd));
   }
 
-  #doc: string | undefined = undefined;
-  #docOffset = -1;
+  /** True when the current token is the punctuation `code`. */
+  is(code: number): boolean {
+    return this.code === code && this.kind === 'punct';
+  }
 
-  /** Skips whitespace and comments, keeping the last doc comment met (as markdown) in #doc. */
-  #skip(): void {
-    const t = this.text;
-    this.#doc = undefined;
-    this.#docOffset = -1;
+  /** True when the current token is the keyword `k` (not escaped). */
+  isKeyword(k: string): boolean {
+    return this.kind === 'id' && !this.escaped && this.text === k;
+  }
+
+  /** The index after the whitespace and comments from `i`; records the last doc comment met. */
+  #skip(i: number): number {
+    const t = this.source;
     for (;;) {
-      const c = t.charCodeAt(this.#i);
-      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x0c || c === 0x2c) {
-        this.#i++;
-      } else if (c === 0x2f && t.charCodeAt(this.#i + 1) === 0x2f) {
-        while (this.#i < t.length && t[this.#i] !== '\n' && t[this.#i] !== '\r') this.#i++;
-      } else if (c === 0x2f && t.charCodeAt(this.#i + 1) === 0x2a) {
-        const start = this.#i;
-        const end = t.indexOf('*/', start + 2);
-        if (end < 0) throw new PdlSyntax('unterminated comment: expected "*/"', start);
+      const c = t.charCodeAt(i);
+      if (charClass(c) === SPACE) {
+        i++;
+      } else if (c === 0x2f && t.charCodeAt(i + 1) === 0x2f) {
+        i += 2;
+        while (i < t.length && t.charCodeAt(i) !== 0x0a && t.charCodeAt(i) !== 0x0d) i++;
+      } else if (c === 0x2f && t.charCodeAt(i + 1) === 0x2a) {
+        const end = t.indexOf('*/', i + 2);
+        if (end < 0) throw new PdlSyntax('unterminated comment: expected "*/"', i);
         // `/**/` is an empty block comment, not a doc comment.
-        if (t[start + 2] === '*' && end > start + 2) {
-          this.#doc = extractMarkdown(t.slice(start + 3, end));
-          this.#docOffset = start;
+        if (t.charCodeAt(i + 2) === 0x2a && end > i + 2) {
+          this.docOffset = i;
+          this.#docEnd = end;
         }
-        this.#i = end + 2;
+        i = end + 2;
       } else {
-        return;
+        return i;
       }
     }
   }
 
-  #token(kind: PdlTokenKind, text: string, offset: number, escaped: boolean): PdlToken {
-    return { kind, text, offset, escaped, doc: this.#doc, docOffset: this.#docOffset };
-  }
-
-  /** The next token. */
-  next(): PdlToken {
-    this.#skip();
-    const t = this.text;
-    const start = this.#i;
-    if (start >= t.length) return this.#token('eof', '', start, false);
+  /** Moves to the next token. */
+  next(): void {
+    this.docOffset = -1;
+    const t = this.source;
+    const start = this.#skip(this.#i);
+    this.offset = start;
+    if (start >= t.length) {
+      this.#set('eof', '', start);
+      return;
+    }
     const c = t.charCodeAt(start);
     if (isIdStart(c)) {
       let j = start + 1;
       while (j < t.length && isIdPart(t.charCodeAt(j))) j++;
-      this.#i = j;
-      return this.#token('id', t.slice(start, j), start, false);
+      this.#set('id', t.slice(start, j), j);
+      return;
     }
-    const ch = t[start]!;
-    if (PUNCT.has(ch)) {
-      this.#i = start + 1;
-      return this.#token('punct', ch, start, false);
+    if (charClass(c) === PUNCT) {
+      this.#set('punct', '', start + 1);
+      this.code = c;
+      return;
     }
-    if (ch === '`') {
+    if (c === 0x60) {
       let j = start + 1;
       if (!isIdStart(t.charCodeAt(j)))
         throw new PdlSyntax('invalid escaped identifier: expected a letter or "_" after "`"', j);
       while (j < t.length && isIdPart(t.charCodeAt(j))) j++;
-      if (t[j] !== '`') throw new PdlSyntax('invalid escaped identifier: expected a closing "`"', j);
-      this.#i = j + 1;
-      return this.#token('id', t.slice(start + 1, j), start, true);
+      if (t.charCodeAt(j) !== 0x60)
+        throw new PdlSyntax('invalid escaped identifier: expected a closing "`"', j);
+      this.#set('id', t.slice(start + 1, j), j + 1);
+      this.escaped = true;
+      return;
     }
-    if (ch === '"') {
+    if (c === 0x22) {
       try {
         const s = readJsonString(t, start);
-        this.#i = s.end;
-        return this.#token('string', s.value, start, false);
+        this.#set('string', s.value, s.end);
       } catch (err) {
         throw fromJson(err, start);
       }
+      return;
     }
-    if (ch === '-' || (c >= 0x30 && c <= 0x39)) {
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       try {
         const n = readJsonNumber(t, start);
-        this.#i = n.end;
-        return this.#token('number', n.token, start, false);
+        this.#set('number', n.token, n.end);
+        this.integral = n.integral;
       } catch (err) {
         throw fromJson(err, start);
       }
+      return;
     }
-    throw new PdlSyntax(`unexpected character ${JSON.stringify(ch)}`, start);
+    throw new PdlSyntax(`unexpected character ${JSON.stringify(t[start])}`, start);
+  }
+
+  #set(kind: PdlTokenKind, text: string, end: number): void {
+    this.kind = kind;
+    this.text = text;
+    this.code = 0;
+    this.escaped = false;
+    this.#i = end;
+  }
+
+  /**
+   * Where to lex again to get the current token back with its doc: the parser re-reads a union member's
+   * properties as those of its type declaration (see {@link restart}).
+   */
+  restartOffset(): number {
+    return this.docOffset >= 0 ? this.docOffset : this.offset;
+  }
+
+  /** Lexes again from an offset given by {@link restartOffset}. */
+  restart(offset: number): void {
+    this.#i = offset;
+    this.next();
   }
 
   /**
    * A property name segment, right after `@` or `.`: `[A-Za-z0-9_-]+` or anything but a backtick between
    * backticks. No whitespace is skipped, as the grammar's tokens do not allow it inside a name.
    */
-  propSegment(): { value: string; offset: number } {
-    const t = this.text;
+  propSegment(): string {
+    const t = this.source;
     const start = this.#i;
-    if (t[start] === '`') {
+    if (t.charCodeAt(start) === 0x60) {
       const end = t.indexOf('`', start + 1);
       if (end < 0 || end === start + 1)
         throw new PdlSyntax('invalid escaped property name: expected a closing "`"', start);
       this.#i = end + 1;
-      return { value: t.slice(start + 1, end), offset: start };
+      return t.slice(start + 1, end);
     }
     let j = start;
     while (j < t.length && isIdPart(t.charCodeAt(j))) j++;
     if (j === start) throw new PdlSyntax('expected a property name after "@" or "."', start);
     this.#i = j;
-    return { value: t.slice(start, j), offset: start };
+    return t.slice(start, j);
   }
 
-  /** True when the next char (no skipping) is `c`. */
-  peekChar(c: string): boolean {
-    return this.text[this.#i] === c;
-  }
-
-  /** Continues lexing at `offset` (the parser backtracks over a union member alias). */
-  seek(offset: number): void {
-    this.#i = offset;
-  }
-
-  /** Moves past one char. */
-  advance(): void {
+  /** Moves past a `.` right after a property name segment; false when the next char is not one. */
+  propDot(): boolean {
+    if (this.source.charCodeAt(this.#i) !== 0x2e) return false;
     this.#i++;
+    return true;
   }
 }
 

@@ -18,13 +18,31 @@
  *
  * A syntax error stops the parse of that text (one problem: file, line, column, what was expected); the
  * problems found by the model rules are collected like those of a `.pdsc` text.
+ *
+ * Speed (the goal: PDL parses at least as fast as `.pdsc`, bench/pdl.bench.ts): the lexer keeps the
+ * current token in its fields rather than in objects, error messages are built only when an error is
+ * thrown, and the nodes are built without a key given twice (every attribute and property is checked as it
+ * is added), so the `.pdsc` step's walk looking for duplicated keys is skipped unless a duplicated enum
+ * symbol made one.
  */
 import type { DataSchema } from '../data-schema';
 import { MAX_NESTING_DEPTH } from '../../data/limits';
 import type { JsonArray, JsonEntry, JsonNode, JsonObject } from '../json-locations';
 import { isValidName } from '../schema-names';
 import { parseNodes, type ParseSession, type Source } from '../schema-parser';
-import { PdlLexer, PdlSyntax, type PdlToken, KEYWORDS } from './pdl-lexer';
+import {
+  AT,
+  COLON,
+  DOT,
+  EQUALS,
+  KEYWORDS,
+  LBRACE,
+  LBRACKET,
+  PdlLexer,
+  PdlSyntax,
+  RBRACE,
+  RBRACKET,
+} from './pdl-lexer';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 const LONG_MIN = -(2n ** 63n);
@@ -69,64 +87,57 @@ interface Prop {
   readonly offset: number;
 }
 
-interface Scope {
-  namespace: string;
-  package: string | undefined;
-}
-
 /** Parses one PDL text into the session; returns its top-level schema (one, as PDL holds one per file). */
 export function parsePdlSource(session: ParseSession, text: string, file: string | undefined): DataSchema[] {
   const source = session.addSource(file, text);
+  const parser = new PdlTextParser(session, source, text);
   let node: JsonNode;
   try {
-    node = new PdlTextParser(session, source, text).document();
+    node = parser.document();
   } catch (err) {
     if (!(err instanceof PdlSyntax)) throw err;
     session.report({ source, path: '', offset: err.offset }, err.message);
     return [];
   }
-  return parseNodes(session, source, [node]);
+  return parseNodes(session, source, [node], parser.duplicatedKeys);
 }
 
+const NO_PROPS: readonly Prop[] = [];
+const NO_ATTRIBUTES: readonly string[] = [];
+const NAMED_ATTRIBUTES: readonly string[] = ['aliases'];
+const FIELD_ATTRIBUTES: readonly string[] = ['aliases', 'order'];
+
 class PdlTextParser {
-  readonly #lexer: PdlLexer;
-  #tok: PdlToken;
+  readonly #lx: PdlLexer;
   #imports = new Map<string, string>();
-  #scope: Scope = { namespace: '', package: undefined };
+  #namespace = '';
+  #package: string | undefined = undefined;
   #depth = 0;
+  /** A node holds a key twice (a doc on a duplicated enum symbol): the `.pdsc` step must look for them. */
+  duplicatedKeys = false;
 
   constructor(
     private readonly session: ParseSession,
     private readonly source: Source,
     text: string,
   ) {
-    this.#lexer = new PdlLexer(text);
-    this.#tok = this.#lexer.next();
+    this.#lx = new PdlLexer(text);
   }
 
   // ---- tokens ----
 
-  #advance(): PdlToken {
-    const t = this.#tok;
-    this.#tok = this.#lexer.next();
-    return t;
+  /** Throws "expected <expected> but found <the current token>". */
+  #fail(expected: string): never {
+    throw new PdlSyntax(`expected ${expected} but found ${describe(this.#lx)}`, this.#lx.offset);
   }
 
-  #isPunct(p: string): boolean {
-    return this.#tok.kind === 'punct' && this.#tok.text === p;
-  }
-
-  #isKeyword(k: string): boolean {
-    return this.#tok.kind === 'id' && !this.#tok.escaped && this.#tok.text === k;
-  }
-
-  #fail(expected: string, at: PdlToken = this.#tok): never {
-    throw new PdlSyntax(`expected ${expected} but found ${describe(at)}`, at.offset);
-  }
-
-  #expectPunct(p: string, expected = `"${p}"`): PdlToken {
-    if (!this.#isPunct(p)) this.#fail(expected);
-    return this.#advance();
+  /** Moves past the punctuation `code`, or fails with `expected`; returns its offset. */
+  #expect(code: number, expected: string): number {
+    const lx = this.#lx;
+    if (!lx.is(code)) this.#fail(expected);
+    const offset = lx.offset;
+    lx.next();
+    return offset;
   }
 
   #report(offset: number, message: string): void {
@@ -142,43 +153,55 @@ class PdlTextParser {
     this.#depth--;
   }
 
-  /** `ID` that is not a keyword (unless escaped). */
-  #identifier(what: string): PdlToken {
-    const t = this.#tok;
-    if (t.kind !== 'id' || (!t.escaped && KEYWORDS.has(t.text))) this.#fail(what);
-    return this.#advance();
+  /** True when the current token is an `ID` that is not a keyword (unless escaped). */
+  #atName(): boolean {
+    const lx = this.#lx;
+    return lx.kind === 'id' && (lx.escaped || !KEYWORDS.has(lx.text));
+  }
+
+  /** `ID` that is not a keyword (unless escaped); returns the name. */
+  #identifier(what: string): string {
+    if (!this.#atName()) this.#fail(what);
+    const name = this.#lx.text;
+    this.#lx.next();
+    return name;
   }
 
   /** `ID (. ID)*`. */
-  #typeName(what: string): { name: string; offset: number } {
-    const first = this.#identifier(what);
-    let name = first.text;
-    while (this.#isPunct('.')) {
-      this.#advance();
-      name += `.${this.#identifier(`a name segment after "." in ${what}`).text}`;
+  #typeName(what: string): string {
+    const lx = this.#lx;
+    let name = this.#identifier(what);
+    while (lx.is(DOT)) {
+      lx.next();
+      if (!this.#atName()) this.#fail(`a name segment after "." in ${what}`);
+      name += `.${lx.text}`;
+      lx.next();
     }
-    return { name, offset: first.offset };
+    return name;
   }
 
   // ---- document ----
 
   document(): JsonNode {
-    if (this.#isKeyword('namespace')) {
-      this.#advance();
-      this.#scope.namespace = this.#typeName('a namespace').name;
+    const lx = this.#lx;
+    lx.next();
+    if (lx.isKeyword('namespace')) {
+      lx.next();
+      this.#namespace = this.#typeName('a namespace');
     }
-    if (this.#isKeyword('package')) {
-      this.#advance();
-      this.#scope.package = this.#typeName('a package').name;
+    if (lx.isKeyword('package')) {
+      lx.next();
+      this.#package = this.#typeName('a package');
     }
     const bySimple = new Map<string, string>();
-    while (this.#isKeyword('import')) {
-      this.#advance();
-      const { name, offset } = this.#typeName('an imported type name');
+    while (lx.isKeyword('import')) {
+      lx.next();
+      const offset = lx.offset;
+      const name = this.#typeName('an imported type name');
       const dot = name.lastIndexOf('.');
       const ns = dot < 0 ? '' : name.slice(0, dot);
       const simple = name.slice(dot + 1);
-      if (ns === this.#scope.namespace) {
+      if (ns === this.#namespace) {
         this.#report(
           offset,
           `Import '${name}' is from within the document's root namespace and is thus unnecessary. Please remove it.`,
@@ -195,19 +218,19 @@ class PdlTextParser {
     }
     this.#imports = bySimple;
     const node = this.#typeDeclaration(true);
-    if (this.#tok.kind !== 'eof') this.#fail('the end of the text (a .pdl file holds one type declaration)');
+    if (lx.kind !== 'eof') this.#fail('the end of the text (a .pdl file holds one type declaration)');
     return node;
   }
 
   /** `scopedNamedTypeDeclaration | namedTypeDeclaration | anonymousTypeDeclaration`. */
   #typeDeclaration(topLevel: boolean): JsonNode {
-    if (this.#isPunct('{')) return this.#scoped();
-    const doc = this.#tok.doc;
-    const docOffset = this.#tok.docOffset;
+    const lx = this.#lx;
+    if (lx.is(LBRACE)) return this.#scoped();
+    const docOffset = lx.docOffset;
+    const doc = lx.doc();
     const props = this.#props();
-    const t = this.#tok;
-    if (t.kind === 'id' && !t.escaped) {
-      switch (t.text) {
+    if (lx.kind === 'id' && !lx.escaped) {
+      switch (lx.text) {
         case 'record':
         case 'enum':
         case 'typeref':
@@ -225,26 +248,29 @@ class PdlTextParser {
   }
 
   #scoped(): JsonNode {
-    const open = this.#advance();
-    this.#enter(open.offset);
-    const saved = { ...this.#scope };
-    if (this.#isKeyword('namespace')) {
-      this.#advance();
-      this.#scope.namespace = this.#typeName('a namespace').name;
+    const lx = this.#lx;
+    const open = lx.offset;
+    lx.next();
+    this.#enter(open);
+    const savedNamespace = this.#namespace;
+    const savedPackage = this.#package;
+    if (lx.isKeyword('namespace')) {
+      lx.next();
+      this.#namespace = this.#typeName('a namespace');
     }
-    if (this.#isKeyword('package')) {
-      this.#advance();
-      this.#scope.package = this.#typeName('a package').name;
+    if (lx.isKeyword('package')) {
+      lx.next();
+      this.#package = this.#typeName('a package');
     }
-    const doc = this.#tok.doc;
-    const docOffset = this.#tok.docOffset;
+    const docOffset = lx.docOffset;
+    const doc = lx.doc();
     const props = this.#props();
-    const t = this.#tok;
-    if (t.kind !== 'id' || t.escaped || !['record', 'enum', 'typeref', 'fixed'].includes(t.text))
+    if (lx.kind !== 'id' || lx.escaped || !NAMED_KEYWORDS.has(lx.text))
       this.#fail('a named type declaration (record, enum, typeref or fixed) in a namespace scope');
     const node = this.#named(doc, docOffset, props, true);
-    this.#expectPunct('}', '"}" closing the namespace scope');
-    this.#scope = saved;
+    this.#expect(RBRACE, '"}" closing the namespace scope');
+    this.#namespace = savedNamespace;
+    this.#package = savedPackage;
     this.#leave();
     return node;
   }
@@ -255,22 +281,25 @@ class PdlTextParser {
     if (PRIMITIVES.has(name)) return name;
     const imported = this.#imports.get(name);
     if (imported !== undefined) return imported;
-    return this.#scope.namespace === '' ? name : `${this.#scope.namespace}.${name}`;
+    return this.#namespace === '' ? name : `${this.#namespace}.${name}`;
   }
 
   /** `typeReference | typeDeclaration`. */
   #typeAssignment(): JsonNode {
-    const t = this.#tok;
-    if (t.kind === 'id' && !t.escaped && t.text === 'null') {
-      this.#advance();
-      return str('null', t.offset);
+    const lx = this.#lx;
+    const offset = lx.offset;
+    if (lx.kind === 'id') {
+      if (!lx.escaped && lx.text === 'null') {
+        lx.next();
+        return str('null', offset);
+      }
+      if (lx.escaped || !KEYWORDS.has(lx.text)) return str(this.#reference(this.#typeName('a type')), offset);
     }
-    if (t.kind === 'id' && (t.escaped || !KEYWORDS.has(t.text))) {
-      const { name, offset } = this.#typeName('a type');
-      return str(this.#reference(name), offset);
-    }
-    if ((t.kind === 'punct' && (t.text === '{' || t.text === '@')) || (t.kind === 'id' && !t.escaped)) {
-      this.#enter(t.offset);
+    if (
+      (lx.kind === 'punct' && (lx.code === LBRACE || lx.code === AT)) ||
+      (lx.kind === 'id' && !lx.escaped)
+    ) {
+      this.#enter(offset);
       const node = this.#typeDeclaration(false);
       this.#leave();
       return node;
@@ -278,117 +307,140 @@ class PdlTextParser {
     return this.#fail('a type (a name, or a type declaration)');
   }
 
-  #named(doc: string | undefined, docOffset: number, props: Prop[], explicitScope: boolean): JsonNode {
-    const kw = this.#advance();
-    const name = this.#identifier(`the name of the ${kw.text}`);
-    const obj = object(kw.offset);
-    put(obj, 'type', kw.offset, str(kw.text, kw.offset));
-    put(obj, 'name', name.offset, str(name.text, name.offset));
-    if (explicitScope && this.#scope.namespace !== '')
-      put(obj, 'namespace', kw.offset, str(this.#scope.namespace, kw.offset));
-    if (this.#scope.package !== undefined)
-      put(obj, 'package', kw.offset, str(this.#scope.package, kw.offset));
+  #named(
+    doc: string | undefined,
+    docOffset: number,
+    props: readonly Prop[],
+    explicitScope: boolean,
+  ): JsonNode {
+    const lx = this.#lx;
+    const kw = lx.text;
+    const kwOffset = lx.offset;
+    lx.next();
+    const nameOffset = lx.offset;
+    if (!this.#atName()) this.#fail(`the name of the ${kw}`);
+    const name = lx.text;
+    lx.next();
+    const obj = object(kwOffset);
+    put(obj, 'type', kwOffset, str(kw, kwOffset));
+    put(obj, 'name', nameOffset, str(name, nameOffset));
+    if (explicitScope && this.#namespace !== '')
+      put(obj, 'namespace', kwOffset, str(this.#namespace, kwOffset));
+    if (this.#package !== undefined) put(obj, 'package', kwOffset, str(this.#package, kwOffset));
     if (doc !== undefined) put(obj, 'doc', docOffset, str(doc, docOffset));
-    switch (kw.text) {
+    switch (kw) {
       case 'record':
-        this.#applyProps(obj, props, 'named', ['aliases']);
+        this.#applyProps(obj, props, 'named', NAMED_ATTRIBUTES);
         this.#recordBody(obj);
         break;
       case 'enum':
         this.#enumBody(obj, props);
         break;
       case 'typeref': {
-        this.#applyProps(obj, props, 'named', ['aliases']);
-        const eq = this.#expectPunct('=', '"=" after the typeref name');
-        put(obj, 'ref', eq.offset, this.#typeAssignment());
+        this.#applyProps(obj, props, 'named', NAMED_ATTRIBUTES);
+        const eq = this.#expect(EQUALS, '"=" after the typeref name');
+        put(obj, 'ref', eq, this.#typeAssignment());
         break;
       }
       default: {
-        this.#applyProps(obj, props, 'named', ['aliases']);
-        const size = this.#tok;
-        if (size.kind !== 'number') this.#fail('the size of the fixed type (a number)');
-        this.#advance();
-        put(obj, 'size', size.offset, this.#number(size));
+        this.#applyProps(obj, props, 'named', NAMED_ATTRIBUTES);
+        if (lx.kind !== 'number') this.#fail('the size of the fixed type (a number)');
+        const size = this.#number();
+        put(obj, 'size', size.offset, size);
       }
     }
     return obj;
   }
 
   #recordBody(obj: MutableObject): void {
-    if (this.#isKeyword('includes')) this.#includes(obj);
-    const open = this.#expectPunct('{', '"{" opening the record fields');
+    const lx = this.#lx;
+    if (lx.isKeyword('includes')) this.#includes(obj);
+    const open = this.#expect(LBRACE, '"{" opening the record fields');
     const fields: JsonNode[] = [];
-    while (!this.#isPunct('}')) fields.push(this.#field());
-    this.#advance();
-    put(obj, 'fields', open.offset, { kind: 'array', offset: open.offset, items: fields });
-    if (this.#isKeyword('includes') && !obj.map.has('include')) this.#includes(obj);
+    while (!lx.is(RBRACE)) fields.push(this.#field());
+    lx.next();
+    put(obj, 'fields', open, { kind: 'array', offset: open, items: fields });
+    if (lx.isKeyword('includes') && !obj.map.has('include')) this.#includes(obj);
   }
 
   #includes(obj: MutableObject): void {
-    const kw = this.#advance();
+    const kw = this.#lx.offset;
+    this.#lx.next();
     const items: JsonNode[] = [this.#typeAssignment()];
     while (this.#startsType()) items.push(this.#typeAssignment());
-    put(obj, 'include', kw.offset, { kind: 'array', offset: kw.offset, items });
+    put(obj, 'include', kw, { kind: 'array', offset: kw, items });
   }
 
   /** True when the current token can start a type assignment (for `includes A, B`). */
   #startsType(): boolean {
-    const t = this.#tok;
-    if (t.kind === 'id')
-      return t.escaped || !KEYWORDS.has(t.text) || t.text === 'null' || TYPE_KEYWORDS.has(t.text);
-    return t.kind === 'punct' && t.text === '@';
+    const lx = this.#lx;
+    if (lx.kind === 'id')
+      return lx.escaped || !KEYWORDS.has(lx.text) || lx.text === 'null' || TYPE_KEYWORDS.has(lx.text);
+    return lx.is(AT);
   }
 
   #field(): JsonNode {
-    const doc = this.#tok.doc;
-    const docOffset = this.#tok.docOffset;
-    if (this.#tok.kind === 'eof') this.#fail('a field or "}" closing the record');
+    const lx = this.#lx;
+    if (lx.kind === 'eof') this.#fail('a field or "}" closing the record');
+    const docOffset = lx.docOffset;
+    const doc = lx.doc();
     const props = this.#props();
+    const nameOffset = lx.offset;
     const name = this.#identifier('a field name');
-    const obj = object(name.offset);
-    put(obj, 'name', name.offset, str(name.text, name.offset));
-    this.#expectPunct(':', `":" after the field name "${name.text}"`);
-    const optional = this.#isKeyword('optional') ? this.#advance() : undefined;
+    const obj = object(nameOffset);
+    put(obj, 'name', nameOffset, str(name, nameOffset));
+    if (!lx.is(COLON)) this.#fail(`":" after the field name "${name}"`);
+    lx.next();
+    let optional = -1;
+    if (lx.isKeyword('optional')) {
+      optional = lx.offset;
+      lx.next();
+    }
     const type = this.#typeAssignment();
     put(obj, 'type', type.offset, type);
-    if (optional !== undefined)
-      put(obj, 'optional', optional.offset, { kind: 'boolean', offset: optional.offset, value: true });
+    if (optional >= 0) put(obj, 'optional', optional, { kind: 'boolean', offset: optional, value: true });
     if (doc !== undefined) put(obj, 'doc', docOffset, str(doc, docOffset));
-    if (this.#isPunct('=')) {
-      this.#advance();
+    if (lx.is(EQUALS)) {
+      lx.next();
       const value = this.#jsonValue();
       put(obj, 'default', value.offset, value);
     }
-    this.#applyProps(obj, props, 'field', ['aliases', 'order']);
+    this.#applyProps(obj, props, 'field', FIELD_ATTRIBUTES);
     return obj;
   }
 
-  #enumBody(obj: MutableObject, props: Prop[]): void {
-    this.#expectPunct('{', '"{" opening the enum symbols');
+  #enumBody(obj: MutableObject, props: readonly Prop[]): void {
+    const lx = this.#lx;
+    this.#expect(LBRACE, '"{" opening the enum symbols');
     const symbols: JsonNode[] = [];
     const docs = object(obj.offset);
     const deprecated = object(obj.offset);
     const symbolProps = object(obj.offset);
-    while (!this.#isPunct('}')) {
-      if (this.#tok.kind === 'eof') this.#fail('an enum symbol or "}" closing the enum');
-      const doc = this.#tok.doc;
-      const docOffset = this.#tok.docOffset;
+    while (!lx.is(RBRACE)) {
+      if (lx.kind === 'eof') this.#fail('an enum symbol or "}" closing the enum');
+      const docOffset = lx.docOffset;
+      const doc = lx.doc();
       const symbolPropList = this.#props();
+      const symbolOffset = lx.offset;
       const symbol = this.#identifier('an enum symbol');
-      symbols.push(str(symbol.text, symbol.offset));
-      if (doc !== undefined) put(docs, symbol.text, docOffset, str(doc, docOffset));
+      symbols.push(str(symbol, symbolOffset));
+      if (doc !== undefined) {
+        // A symbol given twice with a doc each: the `.pdsc` step reports the key given twice in symbolDocs.
+        if (docs.map.has(symbol)) this.duplicatedKeys = true;
+        put(docs, symbol, docOffset, str(doc, docOffset));
+      }
       for (const p of symbolPropList) {
         if (p.path.length === 1 && p.path[0] === 'deprecated') {
-          if (!deprecated.map.has(symbol.text)) put(deprecated, symbol.text, p.offset, p.value);
+          if (!deprecated.map.has(symbol)) put(deprecated, symbol, p.offset, p.value);
           else this.#report(p.offset, `Property already defined: [deprecated]`);
         } else {
-          this.#addAt(symbolProps, [symbol.text, ...p.path], p.value, p.offset);
+          this.#addAt(symbolProps, [symbol, ...p.path], p.value, p.offset);
         }
       }
     }
-    this.#advance();
+    lx.next();
     put(obj, 'symbols', obj.offset, { kind: 'array', offset: obj.offset, items: symbols });
-    this.#applyProps(obj, props, 'named', ['aliases']);
+    this.#applyProps(obj, props, 'named', NAMED_ATTRIBUTES);
     const merge = (key: string, built: MutableObject): void => {
       if (built.entries.length === 0) return;
       if (obj.map.has(key)) {
@@ -405,56 +457,64 @@ class PdlTextParser {
     merge('symbolProperties', symbolProps);
   }
 
-  #union(props: Prop[]): JsonNode {
-    const kw = this.#advance();
+  #union(props: readonly Prop[]): JsonNode {
+    const lx = this.#lx;
+    const kw = lx.offset;
+    lx.next();
     if (props.length > 0)
       this.session.warn(
         { source: this.source, path: '', offset: props[0]!.offset },
         'properties on a union are dropped (a union has no properties in the schema model)',
       );
-    this.#expectPunct('[', '"[" after "union"');
+    this.#expect(LBRACKET, '"[" after "union"');
     const items: JsonNode[] = [];
-    while (!this.#isPunct(']')) {
-      if (this.#tok.kind === 'eof') this.#fail('a union member or "]" closing the union');
+    while (!lx.is(RBRACKET)) {
+      if (lx.kind === 'eof') this.#fail('a union member or "]" closing the union');
       items.push(this.#member());
     }
-    this.#advance();
-    const node: JsonArray = { kind: 'array', offset: kw.offset, items };
+    lx.next();
+    const node: JsonArray = { kind: 'array', offset: kw, items };
     return node;
   }
 
   /** `unionMemberAlias? typeAssignment`: an alias is an identifier followed by `:`. */
   #member(): JsonNode {
-    const doc = this.#tok.doc;
-    const docOffset = this.#tok.docOffset;
-    const start = this.#saveState();
+    const lx = this.#lx;
+    const docOffset = lx.docOffset;
+    const doc = lx.doc();
+    const restartAt = lx.restartOffset();
     const props = this.#props();
-    const id = this.#tok;
-    if (id.kind === 'id' && (id.escaped || !KEYWORDS.has(id.text))) {
-      const afterProps = this.#saveState();
-      this.#advance();
-      if (this.#isPunct(':')) {
-        this.#advance();
-        const obj = object(id.offset);
-        put(obj, 'alias', id.offset, str(id.text, id.offset));
+    if (this.#atName()) {
+      const alias = lx.text;
+      const aliasOffset = lx.offset;
+      lx.next();
+      if (lx.is(COLON)) {
+        lx.next();
+        const obj = object(aliasOffset);
+        put(obj, 'alias', aliasOffset, str(alias, aliasOffset));
         const type = this.#typeAssignment();
         put(obj, 'type', type.offset, type);
         if (doc !== undefined) put(obj, 'doc', docOffset, str(doc, docOffset));
-        this.#applyProps(obj, props, 'member', []);
+        this.#applyProps(obj, props, 'member', NO_ATTRIBUTES);
         return obj;
       }
-      this.#restoreState(afterProps);
+      // Not aliased: read the member again as a type assignment (its properties, if any, belong to its
+      // anonymous type declaration).
+      lx.restart(restartAt);
+    } else if (props.length > 0) {
+      lx.restart(restartAt);
     }
-    // Not aliased: properties before the member belong to its (anonymous) type declaration.
-    if (props.length > 0) this.#restoreState(start);
     return this.#typeAssignment();
   }
 
-  #collection(kind: 'array' | 'map', props: Prop[]): JsonNode {
-    const kw = this.#advance();
-    this.#expectPunct('[', `"[" after "${kind}"`);
-    const obj = object(kw.offset);
-    put(obj, 'type', kw.offset, str(kind, kw.offset));
+  #collection(kind: 'array' | 'map', props: readonly Prop[]): JsonNode {
+    const lx = this.#lx;
+    const kw = lx.offset;
+    lx.next();
+    if (!lx.is(LBRACKET)) this.#fail(`"[" after "${kind}"`);
+    lx.next();
+    const obj = object(kw);
+    put(obj, 'type', kw, str(kind, kw));
     if (kind === 'map') {
       const key = this.#typeAssignment();
       if (key.kind !== 'string' || key.value !== 'string')
@@ -465,36 +525,41 @@ class PdlTextParser {
       const items = this.#typeAssignment();
       put(obj, 'items', items.offset, items);
     }
-    this.#expectPunct(']', `"]" closing the ${kind} type`);
-    this.#applyProps(obj, props, 'complex', []);
+    if (!lx.is(RBRACKET)) this.#fail(`"]" closing the ${kind} type`);
+    lx.next();
+    this.#applyProps(obj, props, 'complex', NO_ATTRIBUTES);
     return obj;
   }
 
   // ---- properties ----
 
-  #props(): Prop[] {
+  #props(): readonly Prop[] {
+    const lx = this.#lx;
+    if (!lx.is(AT)) return NO_PROPS;
     const out: Prop[] = [];
-    while (this.#isPunct('@')) {
-      const at = this.#tok;
+    while (lx.is(AT)) {
+      const at = lx.offset;
       // The name follows "@" directly: lex it by the property name rules.
-      const path = [this.#lexer.propSegment().value];
-      while (this.#lexer.peekChar('.')) {
-        this.#lexer.advance();
-        path.push(this.#lexer.propSegment().value);
-      }
-      this.#tok = this.#lexer.next();
-      let value: JsonNode = { kind: 'boolean', offset: at.offset, value: true };
-      if (this.#isPunct('=')) {
-        this.#advance();
+      const path = [lx.propSegment()];
+      while (lx.propDot()) path.push(lx.propSegment());
+      lx.next();
+      let value: JsonNode = { kind: 'boolean', offset: at, value: true };
+      if (lx.is(EQUALS)) {
+        lx.next();
         value = this.#jsonValue();
       }
-      out.push({ path, value, offset: at.offset });
+      out.push({ path, value, offset: at });
     }
     return out;
   }
 
   /** Adds properties to `obj`; single-segment `attributes` are the schema's own (`aliases`, `order`). */
-  #applyProps(obj: MutableObject, props: Prop[], where: keyof typeof RESERVED, attributes: string[]): void {
+  #applyProps(
+    obj: MutableObject,
+    props: readonly Prop[],
+    where: keyof typeof RESERVED,
+    attributes: readonly string[],
+  ): void {
     for (const p of props) {
       const root = p.path[0]!;
       if (p.path.length === 1 && attributes.includes(root)) {
@@ -539,111 +604,113 @@ class PdlTextParser {
   // ---- JSON values ----
 
   #jsonValue(): JsonNode {
-    const t = this.#tok;
-    switch (t.kind) {
-      case 'string':
-        this.#advance();
-        return str(t.text, t.offset);
+    const lx = this.#lx;
+    const offset = lx.offset;
+    switch (lx.kind) {
+      case 'string': {
+        const value = lx.text;
+        lx.next();
+        return str(value, offset);
+      }
       case 'number':
-        this.#advance();
-        return this.#number(t);
+        return this.#number();
       case 'id':
-        if (!t.escaped && (t.text === 'true' || t.text === 'false')) {
-          this.#advance();
-          return { kind: 'boolean', offset: t.offset, value: t.text === 'true' };
+        if (!lx.escaped && (lx.text === 'true' || lx.text === 'false')) {
+          const value = lx.text === 'true';
+          lx.next();
+          return { kind: 'boolean', offset, value };
         }
-        if (!t.escaped && t.text === 'null') {
-          this.#advance();
-          return { kind: 'null', offset: t.offset };
+        if (!lx.escaped && lx.text === 'null') {
+          lx.next();
+          return { kind: 'null', offset };
         }
         break;
       case 'punct':
-        if (t.text === '{') return this.#jsonObject();
-        if (t.text === '[') return this.#jsonArray();
+        if (lx.code === LBRACE) return this.#jsonObject();
+        if (lx.code === LBRACKET) return this.#jsonArray();
         break;
       default:
     }
     return this.#fail('a JSON value (string, number, object, array, true, false or null)');
   }
 
-  #number(t: PdlToken): JsonNode {
-    const integral = !/[.eE]/.test(t.text);
-    const value = Number(t.text);
-    if (!Number.isFinite(value))
-      throw new PdlSyntax(`Number ${t.text} is outside the double range`, t.offset);
+  /** The current number token, moved past (before its range is checked, as a token error comes first). */
+  #number(): JsonNode {
+    const lx = this.#lx;
+    const text = lx.text;
+    const offset = lx.offset;
+    const integral = lx.integral;
+    lx.next();
+    const value = Number(text);
+    if (!Number.isFinite(value)) throw new PdlSyntax(`Number ${text} is outside the double range`, offset);
     if (integral && (value > SAFE || value < -SAFE)) {
-      const big = BigInt(t.text);
-      if (big >= LONG_MIN && big <= LONG_MAX)
-        return { kind: 'number', offset: t.offset, value: big, integral };
+      const big = BigInt(text);
+      if (big >= LONG_MIN && big <= LONG_MAX) return { kind: 'number', offset, value: big, integral };
     }
-    return { kind: 'number', offset: t.offset, value, integral };
+    return { kind: 'number', offset, value, integral };
   }
 
   #jsonObject(): JsonObject {
-    const open = this.#advance();
-    this.#enter(open.offset);
-    const obj = object(open.offset);
-    while (!this.#isPunct('}')) {
-      const key = this.#tok;
-      if (key.kind !== 'string') this.#fail('a string key or "}" closing the JSON object');
-      this.#advance();
-      this.#expectPunct(':', '":" after the JSON object key');
+    const lx = this.#lx;
+    const open = lx.offset;
+    lx.next();
+    this.#enter(open);
+    const obj = object(open);
+    while (!lx.is(RBRACE)) {
+      if (lx.kind !== 'string') this.#fail('a string key or "}" closing the JSON object');
+      const key = lx.text;
+      const keyOffset = lx.offset;
+      lx.next();
+      this.#expect(COLON, '":" after the JSON object key');
       const value = this.#jsonValue();
       // The reference's PDL parser keeps the last of a key given twice in a JSON value (real schemas do it).
-      const previous = obj.map.get(key.text);
+      const previous = obj.map.get(key);
       if (previous !== undefined) obj.entries.splice(obj.entries.indexOf(previous), 1);
-      put(obj, key.text, key.offset, value);
+      put(obj, key, keyOffset, value);
     }
-    this.#advance();
+    lx.next();
     this.#leave();
     return { kind: 'object', offset: obj.offset, entries: obj.entries, map: obj.map };
   }
 
   #jsonArray(): JsonArray {
-    const open = this.#advance();
-    this.#enter(open.offset);
+    const lx = this.#lx;
+    const open = lx.offset;
+    lx.next();
+    this.#enter(open);
     const items: JsonNode[] = [];
-    while (!this.#isPunct(']')) {
-      if (this.#tok.kind === 'eof') this.#fail('a JSON value or "]" closing the JSON array');
+    while (!lx.is(RBRACKET)) {
+      if (lx.kind === 'eof') this.#fail('a JSON value or "]" closing the JSON array');
       items.push(this.#jsonValue());
     }
-    this.#advance();
+    lx.next();
     this.#leave();
-    return { kind: 'array', offset: open.offset, items };
-  }
-
-  // ---- backtracking for union member aliases ----
-
-  #saveState(): { tok: PdlToken; pos: number } {
-    return { tok: this.#tok, pos: this.#lexer.position };
-  }
-
-  #restoreState(state: { tok: PdlToken; pos: number }): void {
-    this.#tok = state.tok;
-    this.#lexer.seek(state.pos);
+    return { kind: 'array', offset: open, items };
   }
 }
 
 const PRIMITIVES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string']);
 const TYPE_KEYWORDS = new Set(['record', 'enum', 'typeref', 'fixed', 'union', 'array', 'map']);
+const NAMED_KEYWORDS = new Set(['record', 'enum', 'typeref', 'fixed']);
 
 /** Every object node is built here, so each one may still take entries (`@a = {...}` then `@a.b = 1`). */
 function isMutable(node: JsonObject): node is MutableObject {
   return node.map instanceof Map;
 }
 
-function describe(t: PdlToken): string {
-  switch (t.kind) {
+/** The current token, for "expected ... but found ...". */
+function describe(lx: PdlLexer): string {
+  switch (lx.kind) {
     case 'eof':
       return 'the end of the text';
     case 'string':
-      return `string ${JSON.stringify(t.text)}`;
+      return `string ${JSON.stringify(lx.text)}`;
     case 'number':
-      return `number ${t.text}`;
+      return `number ${lx.text}`;
     case 'id':
-      return t.escaped ? `\`${t.text}\`` : `"${t.text}"`;
+      return lx.escaped ? `\`${lx.text}\`` : `"${lx.text}"`;
     default:
-      return `"${t.text}"`;
+      return `"${String.fromCharCode(lx.code)}"`;
   }
 }
 

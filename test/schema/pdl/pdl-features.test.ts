@@ -343,6 +343,14 @@ const BAD: readonly Bad[] = [
     column: 1,
     message: /names a schema attribute/,
   },
+  {
+    // The one way PDL builds a key twice (symbolDocs), so the duplicated-key check must still run for it.
+    rule: 'a duplicated enum symbol with a doc each',
+    text: 'record A { e: enum E {\n  /** a */ X\n  /** b */ X } }',
+    line: 3,
+    column: 3,
+    message: /key "X" is defined more than once/,
+  },
 ];
 
 describe('malformed PDL', () => {
