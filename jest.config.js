@@ -10,6 +10,8 @@ module.exports = {
   moduleNameMapper: { '^svc-framework$': '<rootDir>/src/index.ts' },
   // Generates test/generated/ (the data templates of the schema trees the tests use) before any test runs.
   globalSetup: '<rootDir>/scripts/jest-global-setup.ts',
+  // Stops the redis-server the global setup started for the queue tests.
+  globalTeardown: '<rootDir>/scripts/redis-for-tests.ts',
   // Property tests and the CLI round trips spawn real processes; keep a generous ceiling.
   testTimeout: 30000,
 };

@@ -1,16 +1,22 @@
 /**
  * The example service as a fastify app: the photo library's resources served by `svcPlugin`, with
- * embedded defaults (an in-memory store, no Redis). `server.ts` starts it; tests and the benchmark build
- * it here.
+ * embedded defaults (an in-memory store, the in-process job queue, no Redis). `server.ts` starts it; tests
+ * and the benchmark build it here.
  */
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
 import fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { svcPlugin, svcServerOptions, type SvcPluginOptions } from 'svc-framework';
-import { exampleResources } from './resources';
+import { type AttachmentQueue, svcPlugin, svcServerOptions, type SvcPluginOptions } from 'svc-framework';
+import { ImageStore } from './images';
+import { photoUpdatesFor } from './photo-updates';
+import { registerPhotoProcessing } from './processing';
+import { dataDirIsTemporary, exampleDataDir, openExampleQueue } from './queue';
+import { exampleService } from './resources';
 import { type PhotoLibrary, seededLibrary } from './store';
 
 /** Options of {@link createExampleApp}. */
 export interface ExampleAppOptions {
-  /** The store; default a freshly seeded one. */
+  /** The store; default a freshly seeded one, its images under `<dataDir>/images`. */
   readonly library?: PhotoLibrary;
   /** fastify's options (logger...). */
   readonly fastify?: FastifyServerOptions;
@@ -18,21 +24,43 @@ export interface ExampleAppOptions {
   readonly upstream?: string;
   /** svcPlugin options besides the resources (mode, validation, prefix...). */
   readonly svc?: Omit<SvcPluginOptions, 'resources'> & { readonly prefix?: string };
+  /**
+   * The job queue uploads go to. Default: one opened by {@link openExampleQueue} (in-process, or BullMQ
+   * when `REDIS_URL` is set), closed with the app.
+   */
+  readonly queue?: AttachmentQueue;
+  /** Blobs and images go under it. Default `SVC_DATA_DIR`, else a directory of this process in the OS temp dir. */
+  readonly dataDir?: string;
+  /**
+   * Run `photo.process` jobs in this process. Default: true with the in-process driver, false with BullMQ
+   * (workers run as `svc worker` processes).
+   */
+  readonly runWorkers?: boolean;
 }
 
 /** Builds (but does not start) the example service. */
 export async function createExampleApp(options: ExampleAppOptions = {}): Promise<FastifyInstance> {
-  const library = options.library ?? seededLibrary();
+  const temporary = dataDirIsTemporary(options.dataDir);
+  const dataDir = exampleDataDir(options.dataDir);
+  const library = options.library ?? seededLibrary(new ImageStore(path.join(dataDir, 'images')));
+  const queue = options.queue ?? (await openExampleQueue({ dataDir }));
+  if (options.runWorkers ?? queue.driver.kind === 'in-process') {
+    registerPhotoProcessing(queue, { images: library.images, updates: photoUpdatesFor(library) });
+    queue.start();
+  }
   // request and connection timeouts (a stalled upload is answered 408 and closed), and the errors raised
   // before any plugin runs (malformed framing, unknown methods, huge headers) answered as ErrorResponses
   const { prefix: _prefix, ...svc } = options.svc ?? {};
   const app = fastify({ ...svcServerOptions(svc), ...options.fastify });
   await app.register(svcPlugin, {
     ...options.svc,
-    resources: exampleResources(
-      library,
-      options.upstream === undefined ? {} : { upstream: options.upstream },
-    ),
+    resources: exampleService(library, {
+      queue,
+      ...(options.upstream === undefined ? {} : { upstream: options.upstream }),
+    }),
   });
+  // a queue the app opened is the app's to close (running jobs finish, or are released after 5 s)
+  if (options.queue === undefined) app.addHook('onClose', () => queue.close({ timeoutMs: 5000 }));
+  if (temporary) app.addHook('onClose', () => fsp.rm(dataDir, { recursive: true, force: true }));
   return app;
 }

@@ -1,7 +1,7 @@
 /**
- * The example service called through the typed client: the same resource definitions the server
- * registers give the client its types (keys, Photo/Album/AlbumEntry classes, finder parameters, action
- * returns). Start the service (`npm start`), then:
+ * The example service called through the typed client, built from the resources' interfaces alone
+ * (`interfaces.ts`: keys, Photo/Album/AlbumEntry classes, finder parameters, action returns): nothing of
+ * the server (handlers, store) is imported. Start the service (`npm start`), then:
  *
  *   node -r @swc-node/register examples/client.ts
  *
@@ -9,15 +9,11 @@
  * then `PORT=8081 node ... examples/client.ts`), or `BASE_URL` when set (`BASE_URL=http://host:port`).
  */
 import { ServiceResponseError, createResourceClient, diffPatch, isSvcError } from 'svc-framework';
-import { exampleResources } from './resources';
+import { exampleInterfaces } from './interfaces';
 import { PhotoFormat } from './src/main/generated/com/example/photos/PhotoFormat';
-import { PhotoLibrary } from './store';
-
-// the client reads the definitions' shapes only; their handlers (over this empty library) never run
-const [photos, albums, albumEntries] = exampleResources(new PhotoLibrary());
 
 export async function main(baseUrl: string, print: (line: string) => void): Promise<void> {
-  const api = createResourceClient({ baseUrl }, { photos, albums, albumEntries });
+  const api = createResourceClient({ baseUrl }, exampleInterfaces);
 
   const batch = await api.photos.batchGet([1, 2, 3], { fields: 'title,format' });
   for (const [id, photo] of batch.results) print(`photo ${id}: ${photo.getTitle()} (${photo.getFormat()})`);

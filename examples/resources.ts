@@ -7,45 +7,33 @@
  * | `albums` | collection, long keys | `/albums`, `/albums/1` |
  * | `albumEntries` | association of album and photo ids | `/albumEntries/(albumId:1,photoId:2)` |
  *
- * Handlers take typed keys and generated classes, and return entities, promises or observables; they
- * throw `ServiceError` for a chosen status.
+ * Each implements its interface (`interfaces.ts`, which clients use): handlers take typed keys and generated
+ * classes, and return entities, promises or observables; they throw `ServiceError` for a chosen status.
  */
 import {
+  type AttachmentQueue,
   type AttachmentReader,
+  type JobSnapshot,
   BatchFinderResult,
   GetMode,
   ResponseAttachments,
   SetMode,
   attachments$,
-  attachmentsParam,
   type SvcClient,
   createClient,
   withAttachments,
-  INT,
-  LONG,
   LONG_KEY,
-  STRING,
   ServiceError,
   StringArray,
-  action,
-  association,
-  assocKey,
-  batchFinder,
-  collection,
-  criteriaOf,
-  entityAction,
-  enumOf,
-  finder,
-  optional,
-  recordOf,
+  implement,
+  jobsResource,
 } from 'svc-framework';
 import { EMPTY, concatMap, defer, lastValueFrom, of } from 'rxjs';
-import { Album } from './src/main/generated/com/example/photos/Album';
-import { AlbumEntry } from './src/main/generated/com/example/photos/AlbumEntry';
-import { Exif } from './src/main/generated/com/example/photos/Exif';
-import { Photo } from './src/main/generated/com/example/photos/Photo';
-import { PhotoCriteria } from './src/main/generated/com/example/photos/PhotoCriteria';
-import { PhotoFormat } from './src/main/generated/com/example/photos/PhotoFormat';
+import { albumEntriesInterface, albumsInterface, photosInterface } from './interfaces';
+import { PHOTO_PROCESS } from './processing';
+import type { Photo } from './src/main/generated/com/example/photos/Photo';
+import { PhotoStatus } from './src/main/generated/com/example/photos/PhotoStatus';
+import type { PhotoCriteria } from './src/main/generated/com/example/photos/PhotoCriteria';
 import { PurgeResult } from './src/main/generated/com/example/photos/PurgeResult';
 import type { PhotoLibrary } from './store';
 
@@ -61,141 +49,136 @@ export interface ExampleResourceOptions {
    * `server.ts`). Default: none (relay answers 501).
    */
   readonly upstream?: string;
+  /**
+   * The queue an uploaded image goes to (a `photo.process` job, see `processing.ts`). Default: none, and
+   * a create that carries an image answers 503.
+   */
+  readonly queue?: AttachmentQueue;
 }
 
 export function photosResource(lib: PhotoLibrary, options: ExampleResourceOptions = {}) {
   // the upstream's client, made on first relay
   let upstream: SvcClient | undefined;
-  return collection({
-    name: 'photos',
-    key: LONG_KEY,
-    value: Photo,
-    doc: 'Photos of the library.',
-    methods: {
-      // with `Accept: multipart/related`, a photo that has an image comes with it as a response attachment
-      // (its `image` field points at it); other clients get the photo alone
-      get: (id, ctx) => {
-        const photo = lib.getPhoto(id);
-        if (photo === undefined || !ctx.responseAttachmentsSupported()) return photo;
-        return lib.images.writer(id).then((image) => {
-          if (image === undefined) return photo;
-          ctx.setResponseAttachments(ResponseAttachments.builder().appendSingleAttachment(image).build());
-          return photo.copy().setImage(`cid:${image.getAttachmentID()}`);
-        });
-      },
-      batchGet: (ids) => {
-        const found = new Map<number | bigint, Photo>();
-        for (const id of ids) {
-          const p = lib.getPhoto(id);
-          if (p !== undefined) found.set(id, p);
+  return implement(photosInterface, {
+    // with `Accept: multipart/related`, a photo that has an image comes with it as a response attachment
+    // (its `image` field points at it); other clients get the photo alone
+    get: (id, ctx) => {
+      const photo = lib.getPhoto(id);
+      if (photo === undefined || !ctx.responseAttachmentsSupported()) return photo;
+      return lib.images.writer(id).then((image) => {
+        if (image === undefined) return photo;
+        ctx.setResponseAttachments(ResponseAttachments.builder().appendSingleAttachment(image).build());
+        return photo.copy().setImage(`cid:${image.getAttachmentID()}`);
+      });
+    },
+    batchGet: (ids) => {
+      const found = new Map<number | bigint, Photo>();
+      for (const id of ids) {
+        const p = lib.getPhoto(id);
+        if (p !== undefined) found.set(id, p);
+      }
+      return found;
+    },
+    // the created photo is returned too, unless the request says $returnEntity=false. Its image, if any,
+    // comes as an attachment of a multipart/related request that `image: "cid:<id>"` points at: it is
+    // streamed into the queue's blob store as it arrives and a `photo.process` job is queued, so the answer
+    // comes as soon as the upload is stored, with the photo PENDING and its job id (`GET /jobs/{id}`)
+    create: withAttachments(async (attachments, photo: Photo) => {
+      const wanted = attachmentWanted(photo.getImage(GetMode.NULL));
+      const stored = lib.addPhoto(
+        photo
+          .copy()
+          .setImage(null, SetMode.REMOVE_IF_NULL)
+          // what processing finds is the service's to say
+          .setStatus(wanted === undefined ? null : PhotoStatus.PENDING, SetMode.REMOVE_IF_NULL)
+          .setImageInfo(null, SetMode.REMOVE_IF_NULL)
+          .setProcessingJob(null, SetMode.REMOVE_IF_NULL),
+      );
+      const id = stored.getId()!;
+      if (wanted !== undefined || attachments !== null) {
+        try {
+          const job = await enqueueImage(options.queue, id, wanted, attachments);
+          if (job !== undefined) lib.getPhoto(id)?.setProcessingJob(job.id);
+        } catch (err) {
+          lib.removePhoto(id);
+          throw err;
         }
-        return found;
-      },
-      // the created photo is returned too, unless the request says $returnEntity=false; its image, if any,
-      // comes as an attachment of a multipart/related request that `image: "cid:<id>"` points at, and is
-      // streamed to disk as it arrives
-      create: withAttachments(async (attachments, photo: Photo) => {
-        const pointer = photo.getImage(GetMode.NULL);
-        const stored = lib.addPhoto(photo.copy().setImage(null, SetMode.REMOVE_IF_NULL));
-        const id = stored.getId()!;
-        if (pointer !== undefined || attachments !== null) {
-          try {
-            await saveImage(lib, id, pointer, attachments);
-          } catch (err) {
-            lib.removePhoto(id);
-            throw err;
-          }
-        }
-        return { id, entity: stored };
+      }
+      return { id, entity: lib.getPhoto(id) ?? stored };
+    }),
+    batchCreate: (photos) =>
+      photos.map((p) => {
+        // the schema makes a title required (validation answers 422 before this runs); a blank one is the
+        // service's own rule, refused per item
+        if (p.getTitle().trim() === '') return new ServiceError(400, 'a photo needs a title');
+        const stored = lib.addPhoto(p);
+        return { id: stored.getId()! };
       }),
-      batchCreate: (photos) =>
-        photos.map((p) => {
-          // the schema makes a title required (validation answers 422 before this runs); a blank one is the
-          // service's own rule, refused per item
-          if (p.getTitle().trim() === '') return new ServiceError(400, 'a photo needs a title');
-          const stored = lib.addPhoto(p);
-          return { id: stored.getId()! };
-        }),
-      update: (id, photo) => {
-        if (!lib.replacePhoto(id, photo)) throw notFound(`photo ${id}`);
+    update: (id, photo) => {
+      if (!lib.replacePhoto(id, photo)) throw notFound(`photo ${id}`);
+    },
+    partialUpdate: (id, patch) => {
+      const current = lib.getPhoto(id);
+      if (current === undefined) throw notFound(`photo ${id}`);
+      const patched = patch.applyTo(current);
+      lib.replacePhoto(id, patched);
+      return { entity: lib.getPhoto(id)! };
+    },
+    delete: (id) => {
+      if (!lib.removePhoto(id)) throw notFound(`photo ${id}`);
+    },
+    batchDelete: (ids) =>
+      new Map(ids.map((id) => [id, lib.removePhoto(id) ? {} : notFound(`photo ${id}`)] as const)),
+    // every photo; the framework cuts the page (start, count) and reports the total
+    getAll: () => lib.listPhotos(),
+    finders: {
+      titleAndOrFormat: ({ title, format }) => lib.findPhotos(title, format),
+      byTag: ({ tag }) => lib.photosTagged(tag),
+    },
+    batchFinders: {
+      // GET /photos?bq=searchPhotos&criteria=List((title:Sunrise,format:JPEG),(...)): one page per criterion,
+      // in the order sent; criteria nothing matches are left out, and the framework answers them 404
+      searchPhotos: (criteria, { exif }) => {
+        const result = new BatchFinderResult<PhotoCriteria, Photo>();
+        for (const c of criteria) {
+          const found = lib.searchPhotos(c.getTitle(), c.getFormat(), exif);
+          if (found.length > 0) result.putResult(c, found);
+        }
+        return result;
       },
-      partialUpdate: (id, patch) => {
-        const current = lib.getPhoto(id);
-        if (current === undefined) throw notFound(`photo ${id}`);
-        const patched = patch.applyTo(current);
-        lib.replacePhoto(id, patched);
-        return { entity: lib.getPhoto(id)! };
+    },
+    actions: {
+      // creates the photo on the upstream instance, its image attachment forwarded hop to hop as it
+      // arrives (never held here); answers the upstream's new id
+      relay: async ({ photo, image }, ctx) => {
+        if (options.upstream === undefined)
+          throw new ServiceError(501, 'This instance has no upstream to relay to (set UPSTREAM_URL)');
+        // a relayed upload takes as long as the client sends it; the caller hanging up (ctx.signal) ends it
+        upstream ??= createClient({ baseUrl: options.upstream, timeoutMs: 10 * 60_000 });
+        const created = await upstream.send({
+          method: 'create',
+          resource: 'photos',
+          body: photo,
+          keySpec: LONG_KEY.spec,
+          attachments: image === null ? [] : [image],
+          signal: ctx.signal,
+        });
+        return created.id as number | bigint;
       },
-      delete: (id) => {
-        if (!lib.removePhoto(id)) throw notFound(`photo ${id}`);
+      // removes photos taken before a time (and their album entries); an Observable works as well
+      purge: ({ takenBefore }) => {
+        const r = lib.purgePhotos(Number(takenBefore));
+        return of(new PurgeResult().setPhotosRemoved(r.photos).setEntriesRemoved(r.entries));
       },
-      batchDelete: (ids) =>
-        new Map(ids.map((id) => [id, lib.removePhoto(id) ? {} : notFound(`photo ${id}`)] as const)),
-      // every photo; the framework cuts the page (start, count) and reports the total
-      getAll: () => lib.listPhotos(),
-      finders: {
-        titleAndOrFormat: finder(
-          { params: { title: optional(STRING), format: optional(enumOf(PhotoFormat)) } },
-          ({ title, format }) => lib.findPhotos(title, format),
-        ),
-        byTag: finder({ params: { tag: STRING } }, ({ tag }) => lib.photosTagged(tag)),
-      },
-      batchFinders: {
-        // GET /photos?bq=searchPhotos&criteria=List((title:Sunrise,format:JPEG),(...)): one page per criterion,
-        // in the order sent; criteria nothing matches are left out, and the framework answers them 404
-        searchPhotos: batchFinder(
-          {
-            batchParam: 'criteria',
-            params: { criteria: criteriaOf(PhotoCriteria), exif: optional(recordOf(Exif)) },
-          },
-          (criteria, { exif }) => {
-            const result = new BatchFinderResult<PhotoCriteria, Photo>();
-            for (const c of criteria) {
-              const found = lib.searchPhotos(c.getTitle(), c.getFormat(), exif);
-              if (found.length > 0) result.putResult(c, found);
-            }
-            return result;
-          },
-        ),
-      },
-      actions: {
-        // creates the photo on the upstream instance, its image attachment forwarded hop to hop as it
-        // arrives (never held here); answers the upstream's new id
-        relay: action(
-          { params: { photo: recordOf(Photo), image: attachmentsParam() }, returns: LONG },
-          async ({ photo, image }, ctx) => {
-            if (options.upstream === undefined)
-              throw new ServiceError(501, 'This instance has no upstream to relay to (set UPSTREAM_URL)');
-            upstream ??= createClient({ baseUrl: options.upstream });
-            const created = await upstream.send({
-              method: 'create',
-              resource: 'photos',
-              body: photo,
-              keySpec: LONG_KEY.spec,
-              attachments: image === null ? [] : [image],
-              signal: ctx.signal,
-            });
-            return created.id as number | bigint;
-          },
-        ),
-        // removes photos taken before a time (and their album entries); an Observable works as well
-        purge: action(
-          { params: { takenBefore: optional(LONG, 0) }, returns: recordOf(PurgeResult) },
-          ({ takenBefore }) => {
-            const r = lib.purgePhotos(Number(takenBefore));
-            return of(new PurgeResult().setPhotosRemoved(r.photos).setEntriesRemoved(r.entries));
-          },
-        ),
-      },
-      entityActions: {
-        // POST /photos/1?action=addTag {"tag":"favourite"} → {"value": <number of tags>}; a Promise works too
-        addTag: entityAction({ key: LONG_KEY, params: { tag: STRING }, returns: INT }, (id, { tag }) => {
-          const p = lib.getPhoto(id);
-          if (p === undefined) return Promise.reject(notFound(`photo ${id}`));
-          const tags = p.getTags().toArray();
-          if (!tags.includes(tag)) p.setTags(new StringArray([...tags, tag]));
-          return Promise.resolve(p.getTags().length);
-        }),
+    },
+    entityActions: {
+      // POST /photos/1?action=addTag {"tag":"favourite"} → {"value": <number of tags>}; a Promise works too
+      addTag: (id, { tag }) => {
+        const p = lib.getPhoto(id);
+        if (p === undefined) return Promise.reject(notFound(`photo ${id}`));
+        const tags = p.getTags().toArray();
+        if (!tags.includes(tag)) p.setTags(new StringArray([...tags, tag]));
+        return Promise.resolve(p.getTags().length);
       },
     },
   });
@@ -203,80 +186,62 @@ export function photosResource(lib: PhotoLibrary, options: ExampleResourceOption
 
 /** The `albums` collection. */
 export function albumsResource(lib: PhotoLibrary) {
-  return collection({
-    name: 'albums',
-    key: LONG_KEY,
-    value: Album,
-    doc: 'Albums; their photos are the albumEntries with their id.',
-    methods: {
-      get: (id) => lib.getAlbum(id),
-      batchGet: (ids) =>
-        new Map(
-          ids.flatMap((id) => {
-            const a = lib.getAlbum(id);
-            return a === undefined ? [] : [[id, a] as const];
-          }),
-        ),
-      create: (album) => {
-        if (album.getName().trim() === '') throw new ServiceError(400, 'an album needs a name');
-        return { id: lib.addAlbum(album).getId()! };
-      },
-      update: (id, album) => {
-        if (!lib.replaceAlbum(id, album)) throw notFound(`album ${id}`);
-      },
-      partialUpdate: (id, patch) => {
-        const current = lib.getAlbum(id);
-        if (current === undefined) throw notFound(`album ${id}`);
-        lib.replaceAlbum(id, patch.applyTo(current));
-      },
-      delete: (id) => {
-        if (!lib.removeAlbum(id)) throw notFound(`album ${id}`);
-      },
-      getAll: () => lib.listAlbums(),
+  return implement(albumsInterface, {
+    get: (id) => lib.getAlbum(id),
+    batchGet: (ids) =>
+      new Map(
+        ids.flatMap((id) => {
+          const a = lib.getAlbum(id);
+          return a === undefined ? [] : [[id, a] as const];
+        }),
+      ),
+    create: (album) => {
+      if (album.getName().trim() === '') throw new ServiceError(400, 'an album needs a name');
+      return { id: lib.addAlbum(album).getId()! };
     },
+    update: (id, album) => {
+      if (!lib.replaceAlbum(id, album)) throw notFound(`album ${id}`);
+    },
+    partialUpdate: (id, patch) => {
+      const current = lib.getAlbum(id);
+      if (current === undefined) throw notFound(`album ${id}`);
+      lib.replaceAlbum(id, patch.applyTo(current));
+    },
+    delete: (id) => {
+      if (!lib.removeAlbum(id)) throw notFound(`album ${id}`);
+    },
+    getAll: () => lib.listAlbums(),
   });
 }
 
 /** The `albumEntries` association: which photo is in which album. */
 export function albumEntriesResource(lib: PhotoLibrary) {
-  return association({
-    name: 'albumEntries',
-    assocKeys: { albumId: LONG, photoId: LONG },
-    value: AlbumEntry,
-    doc: 'A photo in an album.',
-    methods: {
-      get: (key) => lib.getEntry(key),
-      batchGet: (keys) =>
-        new Map(
-          keys.flatMap((k) => {
-            const e = lib.getEntry(k);
-            return e === undefined ? [] : [[k, e] as const];
-          }),
-        ),
-      // PUT /albumEntries/(albumId:1,photoId:5) puts photo 5 into album 1
-      update: (key, entry) => {
-        if (!lib.putEntry(key, entry)) throw notFound(`album ${key.albumId} or photo ${key.photoId}`);
-        return { status: 201 };
-      },
-      delete: (key) => {
-        if (!lib.removeEntry(key)) throw notFound(`entry ${key.albumId}/${key.photoId}`);
-      },
-      batchDelete: (keys) =>
-        new Map(
-          keys.map(
-            (k) => [k, lib.removeEntry(k) ? {} : notFound(`entry ${k.albumId}/${k.photoId}`)] as const,
-          ),
-        ),
-      getAll: () => lib.listEntries(),
-      finders: {
-        // GET /albumEntries/(albumId:1)?q=byAlbum: the album id is the partial key in the path
-        byAlbum: finder({ params: { albumId: assocKey(LONG) } }, ({ albumId }) =>
-          lib.listEntries({ albumId }),
-        ),
-        byPhoto: finder({ params: { photoId: assocKey(LONG) } }, ({ photoId }) =>
-          lib.listEntries({ photoId }),
-        ),
-      },
+  return implement(albumEntriesInterface, {
+    get: (key) => lib.getEntry(key),
+    batchGet: (keys) =>
+      new Map(
+        keys.flatMap((k) => {
+          const e = lib.getEntry(k);
+          return e === undefined ? [] : [[k, e] as const];
+        }),
+      ),
+    // PUT /albumEntries/(albumId:1,photoId:5) puts photo 5 into album 1
+    update: (key, entry) => {
+      if (!lib.putEntry(key, entry)) throw notFound(`album ${key.albumId} or photo ${key.photoId}`);
+      return { status: 201 };
+    },
+    delete: (key) => {
+      if (!lib.removeEntry(key)) throw notFound(`entry ${key.albumId}/${key.photoId}`);
+    },
+    batchDelete: (keys) =>
+      new Map(
+        keys.map((k) => [k, lib.removeEntry(k) ? {} : notFound(`entry ${k.albumId}/${k.photoId}`)] as const),
+      ),
+    getAll: () => lib.listEntries(),
+    finders: {
+      // GET /albumEntries/(albumId:1)?q=byAlbum: the album id is the partial key in the path
+      byAlbum: ({ albumId }) => lib.listEntries({ albumId }),
+      byPhoto: ({ photoId }) => lib.listEntries({ photoId }),
     },
   });
 }
@@ -286,35 +251,51 @@ export function exampleResources(lib: PhotoLibrary, options: ExampleResourceOpti
   return [photosResource(lib, options), albumsResource(lib), albumEntriesResource(lib)] as const;
 }
 
-/**
- * Stores the attachment `pointer` (`cid:<id>`) names as the image of photo `id`; other attachments are
- * drained. A pointer to an attachment the request does not carry is the client's error (400).
- */
-async function saveImage(
-  lib: PhotoLibrary,
-  id: number | bigint,
-  pointer: string | undefined,
-  attachments: AttachmentReader | null,
-): Promise<void> {
-  const wanted = pointer?.startsWith('cid:') === true ? pointer.slice(4) : undefined;
-  if (pointer !== undefined && wanted === undefined)
+/** The example's resources and, with a queue, the `jobs` resource over it (`GET /jobs/{id}`). */
+export function exampleService(lib: PhotoLibrary, options: ExampleResourceOptions = {}) {
+  const resources = exampleResources(lib, options);
+  return options.queue === undefined ? [...resources] : [...resources, jobsResource(options.queue)];
+}
+
+/** The attachment id an `image` pointer (`cid:<id>`) names; a pointer of another form is a 400. */
+function attachmentWanted(pointer: string | undefined): string | undefined {
+  if (pointer === undefined) return undefined;
+  if (!pointer.startsWith('cid:') || pointer.length === 4)
     throw new ServiceError(400, `image must point at an attachment (cid:<id>), not '${pointer}'`);
-  let found = false;
+  return pointer.slice(4);
+}
+
+/**
+ * Queues the attachment `wanted` names as the image of photo `id` (a `photo.process` job); other
+ * attachments are drained. A pointer to an attachment the request does not carry is the client's error
+ * (400); a request with an image and no queue to take it is a 503.
+ */
+async function enqueueImage(
+  queue: AttachmentQueue | undefined,
+  id: number | bigint,
+  wanted: string | undefined,
+  attachments: AttachmentReader | null,
+): Promise<JobSnapshot | undefined> {
+  let job: JobSnapshot | undefined;
   if (attachments !== null) {
     await lastValueFrom(
       attachments$(attachments).pipe(
         concatMap((a) => {
-          if (a.id !== wanted || found) {
+          if (a.id !== wanted || job !== undefined) {
             a.reader.drainAttachment();
             return EMPTY;
           }
-          found = true;
-          return defer(() => lib.images.save(id, a.reader));
+          if (queue === undefined)
+            throw new ServiceError(503, 'This instance has no queue for images (see createExampleApp)');
+          return defer(async () => {
+            job = await queue.enqueue(PHOTO_PROCESS, a.reader, { photoId: String(id) });
+          });
         }),
       ),
-      { defaultValue: 0 },
+      { defaultValue: undefined },
     );
   }
-  if (wanted !== undefined && !found)
+  if (wanted !== undefined && job === undefined)
     throw new ServiceError(400, `image points at attachment '${wanted}', which the request does not carry`);
+  return job;
 }

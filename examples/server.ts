@@ -18,6 +18,7 @@ export function curlLines(base: string): string[] {
     `curl -s -X POST ${json} -d '{"patch":{"$set":{"title":"Sunrise, again"}}}' ${base}/photos/1`,
     `curl -s -X POST ${json} -d '{"tag":"favourite"}' '${base}/photos/1?action=addTag'`,
     `curl -s '${base}/albumEntries/(albumId:1)?q=byAlbum&fields=photoId,addedAt'`,
+    `curl -s '${base}/jobs?q=byState&state=COMPLETED'`,
     `curl -s -H 'Accept: application/x-pson' ${base}/albums/1 | od -c | head -3`,
   ];
 }
@@ -85,6 +86,11 @@ async function main(): Promise<void> {
     ...curlLines(base).map((l) => `  ${l}`),
     '',
     `or the typed client: PORT=${actualPort} node -r @swc-node/register examples/client.ts`,
+    '',
+    process.env.REDIS_URL === undefined || process.env.REDIS_URL === ''
+      ? 'Uploaded images are processed in this process (the in-process queue; set REDIS_URL for BullMQ).'
+      : `Uploaded images are queued on BullMQ at ${process.env.REDIS_URL}: run workers with ` +
+        `SERVICE_URL=${base} SVC_DATA_DIR=<the same data dir> npx svc worker --processors examples/worker.ts`,
     '',
   ];
   process.stdout.write(`${out.join('\n')}\n`);

@@ -30,12 +30,17 @@ export interface EntryKey {
 
 export class PhotoLibrary {
   /** The photos' image bytes (files, streamed in and out as attachments). */
-  readonly images = new ImageStore();
+  readonly images: ImageStore;
   private readonly photos = new Map<string, Photo>();
   private readonly albums = new Map<string, Album>();
   private readonly entries = new Map<string, AlbumEntry>();
   private nextPhotoId = 1;
   private nextAlbumId = 1;
+
+  /** A library whose images live in `images` (default: a directory of this process under the OS temp dir). */
+  constructor(images: ImageStore = new ImageStore()) {
+    this.images = images;
+  }
 
   // ---- photos
 
@@ -176,8 +181,8 @@ export class PhotoLibrary {
 }
 
 /** A library with a few photos, two albums and their entries. */
-export function seededLibrary(): PhotoLibrary {
-  const lib = new PhotoLibrary();
+export function seededLibrary(images?: ImageStore): PhotoLibrary {
+  const lib = new PhotoLibrary(images);
   const photo = (title: string, format: PhotoFormat, takenAt: number, tags: string[]): Photo =>
     new Photo().setTitle(title).setFormat(format).setTakenAt(takenAt).setTags(new StringArray(tags));
   lib.addPhoto(

@@ -1,9 +1,12 @@
 /**
  * Jest globalSetup: generates the test trees before any test runs, so `npx jest <anything>` works on a
- * fresh clone. Writes only files whose text changed, so runs in parallel checkouts do not disturb each other.
+ * fresh clone, and starts the suite's redis-server (scripts/redis-for-tests.ts). Writes only files whose
+ * text changed, so runs in parallel checkouts do not disturb each other.
  */
 import { generateAll } from './generate';
+import { startRedisForTests } from './redis-for-tests';
 
-export default function globalSetup(): void {
+export default async function globalSetup(): Promise<void> {
   generateAll();
+  await startRedisForTests();
 }

@@ -9,6 +9,8 @@ export * from './codegen';
 export * from './protocol';
 export * from './resources';
 export * from './client';
+export * from './idl';
 export * from './streams';
 export * from './queue';
 export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';
+export * from './idl/compat';

@@ -2,10 +2,13 @@ import { Command, CommanderError } from 'commander';
 import { isSvcError } from '../errors/svc-error';
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './cli-error';
 import { avroCommand } from './commands/avro-command';
+import { compatCommand } from './commands/compat';
 import { psonCommand } from './commands/pson-command';
 import { generateCommand } from './commands/generate-command';
 import { schemaCommand } from './commands/schema-command';
 import { validateCommand } from './commands/validate-command';
+import { workerCommand } from './commands/worker';
+import { idlCommand } from './commands/idl';
 
 /** The `svc` program; each layer adds its subcommand here. */
 export function buildProgram(): Command {
@@ -19,6 +22,9 @@ export function buildProgram(): Command {
   program.addCommand(avroCommand());
   program.addCommand(validateCommand());
   program.addCommand(schemaCommand());
+  program.addCommand(workerCommand());
+  program.addCommand(idlCommand());
+  program.addCommand(compatCommand());
   for (const sub of program.commands) sub.exitOverride();
   return program;
 }
@@ -41,7 +47,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (isSvcError(err)) {
       process.stderr.write(`svc: ${err.name} [${err.code}]: ${err.message}\n`);
-      return err.code === 'SVC_ERR_CLI_USAGE' || err.code.startsWith('SVC_ERR_SCHEMA_')
+      return err.code === 'SVC_ERR_CLI_USAGE' ||
+        err.code === 'SVC_ERR_COMPAT_INPUT' ||
+        err.code.startsWith('SVC_ERR_SCHEMA_')
         ? EXIT_USAGE
         : EXIT_INVALID;
     }

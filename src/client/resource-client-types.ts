@@ -21,10 +21,11 @@ import type {
 } from './responses';
 
 /**
- * The types of the typed resource client (resource-client.ts): a resource definition's key type, value
- * class, methods, finders and actions become the signatures of `client.photos.batchGet([1, 2, 3])`. Only
- * the type-level half lives here; definitions are read structurally (handlers are never looked at), so a
- * client needs the same definition values the server registers, or handler-free objects of the same shape.
+ * The types of the typed resource client (resource-client.ts): a resource's key type, value class, methods,
+ * finders and actions become the signatures of `client.photos.batchGet([1, 2, 3])`. Only the type-level
+ * half lives here; resources are read structurally (handlers are never looked at), so a client takes a
+ * resource interface (`collectionInterface(...)`: handler-free, what a client team is handed) or the
+ * definition the server registers, with the same types.
  */
 
 // ---------------------------------------------------------------------------------------------------------
@@ -84,7 +85,10 @@ export interface SimpleResourceContract {
   readonly subresources?: readonly ResourceContract[];
 }
 
-/** Any resource definition (`collection(...)`, `association(...)`, `simple(...)`), as the client reads it. */
+/**
+ * Any resource interface (`collectionInterface(...)`, ...) or definition (`collection(...)`, ...), as the
+ * client reads it.
+ */
 export type ResourceContract = KeyedResourceContract | SimpleResourceContract;
 
 /** Resources by the property the client exposes them as: `{ photos, albums }`. */

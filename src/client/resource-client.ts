@@ -36,8 +36,8 @@ import { coldCall } from './rx';
 import { SvcClient } from './svc-client';
 
 /**
- * The typed resource client: request builders derived from the resource definitions the server registers,
- * so that `client.photos.batchGet([1, 2, 3])` is typed end to end (keys in, `KeyMap<number | bigint,
+ * The typed resource client: request builders derived from resource interfaces (`collectionInterface(...)`,
+ * all a client needs) or from the definitions the server registers (the same types either way), so that `client.photos.batchGet([1, 2, 3])` is typed end to end (keys in, `KeyMap<number | bigint,
  * Photo>` out) while the core client (`SvcClient`) does all the wire work. A definition's handlers are never
  * called or read: the client reads the name, key type, value class, which methods exist, finder and action
  * parameter specs, finder metadata classes and action return types.
@@ -60,8 +60,8 @@ export type ResourceClient<R extends ResourceContracts> = ResourceClients<R> & {
 };
 
 /**
- * A typed client over resource definitions (`{ photos: photosDef, ... }`, by the properties it should
- * have), on a new core client with `options` or on an existing one.
+ * A typed client over resource interfaces or definitions (`{ photos: photosInterface, ... }`, by the
+ * properties it should have), on a new core client with `options` or on an existing one.
  *
  * @throws ClientOptionsError for bad options; TypeError for a value that is not a resource definition
  */
@@ -101,7 +101,7 @@ function checkContract(def: unknown, where: string): asserts def is ResourceCont
     (d.kind !== 'simple' && typeof (d as Partial<KeyedResourceContract>).key?.toProtocol !== 'function')
   ) {
     throw new TypeError(
-      `${where}: not a resource definition (use collection(...), association(...) or simple(...))`,
+      `${where}: not a resource interface or definition (use collectionInterface(...), associationInterface(...), simpleInterface(...), or a collection(...), association(...), simple(...) definition)`,
     );
   }
 }

@@ -541,10 +541,34 @@ export const ERROR_CODES = {
     summary:
       'A processor failed in a way retrying cannot fix (or no processor is registered for the job name): the job fails at once, without further attempts.',
   },
+  SVC_ERR_QUEUE_WORKER_SHUTDOWN: {
+    errorName: 'WorkerShutdownError',
+    status: 503,
+    summary:
+      "The reason a running job's signal is aborted when its worker shuts down: the attempt is released to another worker, not failed.",
+  },
   SVC_ERR_QUEUE_BAD_JOB: {
     errorName: 'JobInputError',
     status: 400,
     summary: 'An enqueue with a bad job name, payload, options or blob id (names the field and the reason).',
+  },
+  SVC_ERR_IDL_FORMAT: {
+    errorName: 'IdlFormatError',
+    status: 400,
+    summary:
+      'A .restspec.json or .snapshot.json file (or an IDL object) does not fit the format: the message names the file and the JSON path of each problem.',
+  },
+  SVC_ERR_COMPAT_INPUT: {
+    errorName: 'CompatInputError',
+    status: 400,
+    summary:
+      'An input of the compatibility checker is unreadable or malformed (a missing file, bad JSON, an invalid snapshot, a schema that does not parse): names the file and the JSON path.',
+  },
+  SVC_ERR_COMPAT_FAILED: {
+    errorName: 'CompatCheckFailedError',
+    status: 400,
+    summary:
+      'The compatibility check found changes that the requested level does not allow (backwards: breaking or wire-compatible changes; equivalent: any change).',
   },
 } as const satisfies Record<string, ErrorCodeInfo>;
 

@@ -10,6 +10,11 @@ export class SvcError extends Error {
   readonly code: ErrorCode;
   /** HTTP status this error maps to at the edge. */
   readonly statusCode: number;
+  /**
+   * True when the message is written for clients (it names no internals: no paths, no stack): it is then
+   * shown even for a 5xx in production (e.g. "the queue is unavailable, retry later"). Default false.
+   */
+  readonly publicMessage: boolean = false;
 
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);

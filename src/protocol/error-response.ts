@@ -121,7 +121,8 @@ export interface BuiltErrorResponse {
  * The {@link ServiceError} an error stands for at the edge:
  * - a ServiceError as it is;
  * - an `SvcError` (a framework error such as a URI syntax error) with its registry status and message; in
- *   production a 5xx one gets the internal message instead, since it may describe internals;
+ *   production a 5xx one gets the internal message instead, since it may describe internals (unless the
+ *   error says its message is written for clients: `publicMessage`);
  * - anything else is a 500 with `internalErrorMessage` (production) or `Name: message` (development).
  * The original error is the `cause` of a made-up ServiceError.
  */
@@ -131,7 +132,7 @@ export function toServiceError(error: unknown, options: ErrorResponseOptions = {
   const internal = options.internalErrorMessage ?? DEFAULT_INTERNAL_ERROR_MESSAGE;
   if (isSvcError(error)) {
     const status = error.statusCode;
-    const message = status >= 500 && !development ? internal : error.message;
+    const message = status >= 500 && !development && error.publicMessage !== true ? internal : error.message;
     return new ServiceError(status, message, { code: error.code, cause: error });
   }
   const message = development && error instanceof Error ? `${error.name}: ${error.message}` : internal;

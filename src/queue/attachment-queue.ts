@@ -15,7 +15,13 @@ import {
 } from '../streams';
 import type { BlobStore } from './blob-store';
 import type { JobWorker, QueueDriver, RunningJob } from './driver';
-import { JobInputError, JobNotFoundError, UnrecoverableJobError, isUnrecoverable } from './errors';
+import {
+  JobInputError,
+  JobNotFoundError,
+  UnrecoverableJobError,
+  isUnrecoverable,
+  isWorkerShutdown,
+} from './errors';
 import {
   type JobBlob,
   type JobOptions,
@@ -299,6 +305,8 @@ export class AttachmentQueue {
 
   /** After an attempt: blobs of a job that has ended for good are removed (after the retention). */
   #afterAttempt(job: RunningJob, error: unknown): void {
+    // a worker shutting down releases the job to another worker: it has not ended, its blobs stay
+    if (error !== undefined && job.signal.aborted && isWorkerShutdown(job.signal.reason)) return;
     if (error === undefined) this.#scheduleRemoval(job, this.#afterSuccessMs);
     else if (isUnrecoverable(error) || job.attempt >= job.maxAttempts)
       this.#scheduleRemoval(job, this.#afterFailureMs);
@@ -395,6 +403,6 @@ function checkJson(value: unknown, path: string, depth = 0): void {
     return;
   }
   throw new JobInputError(
-    `${path}: a ${typeof value === 'object' ? ((value).constructor?.name ?? 'object') : typeof value} is not JSON`,
+    `${path}: a ${typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value} is not JSON`,
   );
 }

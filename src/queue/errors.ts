@@ -14,6 +14,8 @@ export class BlobNotFoundError extends SvcError {
  * visible, and the error says why.
  */
 export class BlobWriteError extends SvcError {
+  // messages name the fault and its errno code, never a path
+  override readonly publicMessage = true;
   constructor(message: string, options?: { cause?: unknown }) {
     super('SVC_ERR_QUEUE_BLOB_WRITE', message, options);
   }
@@ -21,6 +23,7 @@ export class BlobWriteError extends SvcError {
 
 /** The job queue cannot take a job now (Redis unreachable): a 503; the request may be retried later. */
 export class QueueUnavailableError extends SvcError {
+  override readonly publicMessage = true;
   constructor(message: string, options?: { cause?: unknown }) {
     super('SVC_ERR_QUEUE_UNAVAILABLE', message, options);
   }
@@ -56,6 +59,28 @@ export class JobInputError extends SvcError {
   constructor(message: string) {
     super('SVC_ERR_QUEUE_BAD_JOB', message);
   }
+}
+
+/**
+ * The reason a running job's signal is aborted when its worker shuts down: the attempt is released (the
+ * job waits again for another worker), not failed, and its blobs stay.
+ */
+export class WorkerShutdownError extends SvcError {
+  constructor() {
+    super(
+      'SVC_ERR_QUEUE_WORKER_SHUTDOWN',
+      'The worker is shutting down; the job is released to another worker',
+    );
+  }
+}
+
+/** True when a job's attempt ended because its worker shut down (see {@link WorkerShutdownError}). */
+export function isWorkerShutdown(reason: unknown): boolean {
+  return (
+    typeof reason === 'object' &&
+    reason !== null &&
+    (reason as { name?: unknown }).name === 'WorkerShutdownError'
+  );
 }
 
 /** True for errors that must not be retried (also across package copies and worker processes). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { JobHandler, JobWorker, QueueDriver, RunningJob } from './driver';
-import { JobCancelledError, isUnrecoverable } from './errors';
+import { JobCancelledError, WorkerShutdownError, isUnrecoverable } from './errors';
 import {
   DEFAULT_ATTEMPTS,
   DEFAULT_BACKOFF,
@@ -145,7 +145,7 @@ export class InProcessDriver implements QueueDriver {
     const timedOut = new Promise<void>((resolve) => {
       timer = setTimeout(() => {
         // the jobs still running are aborted: they fail this attempt and are retried per policy
-        for (const e of this.#jobs.values()) e.abort?.abort(new Error('the worker is shutting down'));
+        for (const e of this.#jobs.values()) e.abort?.abort(new WorkerShutdownError());
         resolve();
       }, timeoutMs);
     });

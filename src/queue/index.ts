@@ -12,7 +12,9 @@ export {
   JobNotFoundError,
   QueueUnavailableError,
   UnrecoverableJobError,
+  WorkerShutdownError,
   isUnrecoverable as isUnrecoverableJobError,
+  isWorkerShutdown,
 } from './errors';
 export {
   type Backoff,
@@ -29,6 +31,7 @@ export {
 } from './job';
 export type { JobHandler, JobWorker, QueueDriver, RunningJob } from './driver';
 export { type InProcessDriverOptions, InProcessDriver } from './in-process-driver';
+export { type BullMqDriverOptions, BullMqDriver } from './bullmq-driver';
 export {
   type AttachmentQueueOptions,
   type JobAttachments,

@@ -123,6 +123,8 @@ export interface FinderDef<P extends ParamSpecs, V, M extends RecordTemplate = R
   readonly params: P;
   readonly paging: PagingSpec;
   readonly metadata: RecordClass<M> | undefined;
+  /** Documentation, for clients and interface descriptions. */
+  readonly doc?: string | undefined;
   handler(params: ParamsOf<P>, ctx: ResourceContext): CollectionAnswer<V, M>;
 }
 
@@ -140,6 +142,8 @@ export interface FinderSpec<P extends ParamSpecs, M extends RecordTemplate = Rec
   readonly params?: P;
   readonly paging?: PagingSpec;
   readonly metadata?: RecordClass<M>;
+  /** Documentation, for clients and interface descriptions. */
+  readonly doc?: string;
 }
 
 /**
@@ -162,6 +166,7 @@ export function finder<const P extends ParamSpecs, V = never, M extends RecordTe
     params: spec.params ?? ({} as P),
     paging: spec.paging ?? false,
     metadata: spec.metadata,
+    ...(spec.doc === undefined ? {} : { doc: spec.doc }),
     handler,
   });
 }
@@ -187,6 +192,8 @@ export interface BatchFinderSpec<P extends ParamSpecs, M extends RecordTemplate 
    * the limit. Default: no limit beyond the request's size.
    */
   readonly maxBatchSize?: number;
+  /** Documentation, for clients and interface descriptions. */
+  readonly doc?: string;
 }
 
 /** The spec of a per-criterion batch finder: also how many criteria run at once. */
@@ -215,6 +222,7 @@ export interface WholeBatchFinderDef<P extends ParamSpecs, V, M extends RecordTe
   readonly paging: PagingSpec;
   readonly metadata: RecordClass<M> | undefined;
   readonly maxBatchSize: number | undefined;
+  readonly doc?: string | undefined;
   handler(
     criteria: readonly CriteriaOf<P>[],
     params: OtherParamsOf<P>,
@@ -235,6 +243,7 @@ export interface PerCriterionBatchFinderDef<
   readonly paging: PagingSpec;
   readonly metadata: RecordClass<M> | undefined;
   readonly maxBatchSize: number | undefined;
+  readonly doc?: string | undefined;
   readonly concurrency: number;
   /**
    * One criterion's answer; `undefined` or `null` means none was found (the framework's 404 entry), a thrown
@@ -259,6 +268,7 @@ function batchFinderBase<P extends ParamSpecs, M extends RecordTemplate>(spec: B
     paging: spec.paging ?? false,
     metadata: spec.metadata,
     maxBatchSize: spec.maxBatchSize,
+    ...(spec.doc === undefined ? {} : { doc: spec.doc }),
   };
 }
 
@@ -334,6 +344,7 @@ export interface ActionDef<P extends ParamSpecs, R> {
   readonly params: P;
   /** The return type; undefined for a void action (no body). */
   readonly returns: ValueType<R> | undefined;
+  readonly doc?: string | undefined;
   handler(params: ParamsOf<P>, ctx: ResourceContext): MaybeAsync<R>;
 }
 
@@ -344,6 +355,7 @@ export interface EntityActionDef<K, P extends ParamSpecs, R> {
   readonly key: KeyType<K> | undefined;
   readonly params: P;
   readonly returns: ValueType<R> | undefined;
+  readonly doc?: string | undefined;
   handler(key: K, params: ParamsOf<P>, ctx: ResourceContext): MaybeAsync<R>;
 }
 
@@ -351,6 +363,8 @@ export interface EntityActionDef<K, P extends ParamSpecs, R> {
 export interface ActionSpec<P extends ParamSpecs, R> {
   readonly params?: P;
   readonly returns?: ValueType<R>;
+  /** Documentation, for clients and interface descriptions. */
+  readonly doc?: string;
 }
 
 /**
@@ -378,6 +392,7 @@ export function action<const P extends ParamSpecs = Record<never, never>, R = vo
     kind: 'action' as const,
     params: spec.params ?? ({} as P),
     returns: spec.returns,
+    ...(spec.doc === undefined ? {} : { doc: spec.doc }),
     handler,
   });
 }
@@ -399,6 +414,7 @@ export function entityAction<K = unknown, const P extends ParamSpecs = Record<ne
     key: spec.key,
     params: spec.params ?? ({} as P),
     returns: spec.returns,
+    ...(spec.doc === undefined ? {} : { doc: spec.doc }),
     handler,
   });
 }
@@ -421,6 +437,7 @@ export interface AnyBatchFinderDef {
   readonly paging: PagingSpec;
   readonly metadata: RecordClass<RecordTemplate> | undefined;
   readonly maxBatchSize: number | undefined;
+  readonly doc?: string | undefined;
   handler(...args: never[]): unknown;
 }
 
@@ -497,8 +514,14 @@ interface ResourceBase<V extends RecordTemplate> {
    * (every handler Observable unsubscribed). Default: the server's `timeout` (none).
    */
   readonly timeout?: number;
-  /** Documentation, for clients and descriptions. */
+  /** Documentation, for clients and interface descriptions. */
   readonly doc?: string;
+  /**
+   * The namespace that qualifies the resource's name in its interface description
+   * (`com.example.photos` → `com.example.photos.photos.restspec.json`). Default: none, as Rest.li's
+   * `@RestLiCollection(namespace = "")`: the IDL then has no `namespace` field.
+   */
+  readonly namespace?: string;
 }
 
 /** A collection resource definition. */

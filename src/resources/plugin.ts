@@ -20,6 +20,7 @@ import type { EncodedResponse, RequestFilter, ResourceRequest } from './request'
 import { ResourcePipeline } from './server';
 import { type ValidationFilterOptions, validationFilter } from './validation-filter';
 import { tunnelingFilter } from './tunneling-filter';
+import { optionsAnswer } from '../idl/options-response';
 
 /**
  * The resource server as a fastify plugin, so that a service keeps fastify's ecosystem (pino logging,
@@ -396,8 +397,19 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
   instance.addContentTypeParser('multipart/related', (_req, payload, parsed) => {
     parsed(null, payload);
   });
-  for (const name of pipeline.roots.keys()) {
+  for (const [name, root] of pipeline.roots) {
     for (const url of [`/${name}`, `/${name}/*`]) instance.route({ method: [...HTTP_METHODS], url, handler });
+    // OPTIONS /<resource>: its interface description, as Rest.li servers answer (src/idl/options-response.ts)
+    const options = (_request: FastifyRequest, reply: FastifyReply): void => {
+      const answer = optionsAnswer(root.definition);
+      reply
+        .code(answer.status)
+        .header('content-type', answer.contentType)
+        .serializer(PASS_THROUGH)
+        .send(answer.body);
+    };
+    for (const url of [`/${name}`, `/${name}/*`])
+      instance.route({ method: 'OPTIONS', url, handler: options });
   }
   instance.setNotFoundHandler(handler);
   answerExpectations(instance, pipeline);

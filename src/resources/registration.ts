@@ -12,6 +12,7 @@ import type { ResourceDefinition } from './definition';
 import { type DefinitionLocation, ResourceDefinitionError } from './errors';
 import { type AlternativeKey, type KeyType, isKeyType } from './key-types';
 import { attachmentsHandler } from './attachments-param';
+import { checkImplementation } from './interface';
 import { type CompiledCriteria, type CompiledParams, compileParams } from './params';
 import type { RequestFilter } from './request';
 import { type RecordClass, type ValueType, isValueType, keyPartTypeOf } from './value-types';
@@ -196,6 +197,7 @@ const BATCH_FINDER_KEYS = new Set([
   'metadata',
   'maxBatchSize',
   'concurrency',
+  'doc',
   'handler',
 ]);
 
@@ -361,6 +363,8 @@ export function registerResource(
       `'name' must be letters, digits, _ and -, starting with a letter or _ (got '${rawName}')`,
     );
   }
+  // an implementation must match its interface, whatever its handlers' static types said
+  checkImplementation(def, at);
   const kind = def.kind;
   if (kind !== 'collection' && kind !== 'association' && kind !== 'simple') {
     throw new ResourceDefinitionError(

@@ -73,9 +73,26 @@ function upload(photo: object, attachments: AttachmentDataSourceWriter[]): Promi
 
 const digest = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
+/** The first bytes of a PNG and of a JPEG file: processing keeps only uploads that look like images. */
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const JPEG_SIGNATURE = Buffer.from([0xff, 0xd8, 0xff, 0xe0]);
+
+/** Waits (bounded) until the photo's image is processed (its `photo.process` job ran); returns its status. */
+async function processed(id: string): Promise<string> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const photo = JSON.parse((await request('GET', `/photos/${id}`, {})).body.toString()) as {
+      status?: string;
+    };
+    if (photo.status !== 'PENDING' || Date.now() > until) return String(photo.status);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe('photo images', () => {
   it('uploads an image as an attachment and downloads it as one, bytes intact', async () => {
     const image = Buffer.from(Array.from({ length: 3 * 1024 * 1024 + 17 }, (_, i) => (i * 31) % 256));
+    PNG_SIGNATURE.copy(image);
     const created = await upload({ title: 'With an image', format: 'PNG', image: 'cid:img' }, [
       writerFromBytes('img', image, 50_000),
     ]);
@@ -83,6 +100,9 @@ describe('photo images', () => {
     const id = String(created.headers['x-svc-id']);
     // the stored photo does not keep the message-local pointer
     expect(JSON.parse(created.body.toString())).not.toHaveProperty('image');
+    // the upload is answered once stored; the image is processed in the background
+    expect(JSON.parse(created.body.toString())).toMatchObject({ status: 'PENDING' });
+    expect(await processed(id)).toBe('READY');
 
     const plain = await request('GET', `/photos/${id}`, { accept: 'application/json' });
     expect(plain.contentType).toBe('application/json');
@@ -114,16 +134,18 @@ describe('photo images', () => {
 
   it('streams a 64 MiB image generated on the fly', async () => {
     const chunk = Buffer.alloc(1024 * 1024, 3);
+    const first = Buffer.concat([JPEG_SIGNATURE, chunk.subarray(JPEG_SIGNATURE.length)]);
     async function* generate(): AsyncGenerator<Uint8Array> {
       for (let i = 0; i < 64; i++) {
         await Promise.resolve();
-        yield chunk;
+        yield i === 0 ? first : chunk;
       }
     }
     const created = await upload({ title: 'Big', format: 'JPEG', image: 'cid:big' }, [
       writerFromAsyncIterable('big', generate()),
     ]);
     expect(created.status).toBe(201);
+    expect(await processed(String(created.headers['x-svc-id']))).toBe('READY');
     const got = await request('GET', `/photos/${String(created.headers['x-svc-id'])}`, {
       accept: 'multipart/related',
     });

@@ -65,6 +65,8 @@ describe('the error registry', () => {
       'QUEUE',
       'CLI',
       'CLIENT',
+      'IDL',
+      'COMPAT',
     ];
     for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
       const area = /^SVC_ERR_([A-Z]+)_[A-Z0-9_]+$/.exec(code)?.[1];

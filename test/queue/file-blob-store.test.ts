@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BlobNotFoundError, BlobWriteError, FileBlobStore } from '../../src/queue';
+import { BlobNotFoundError, FileBlobStore } from '../../src/queue';
 
 let dir: string;
 beforeEach(async () => {
@@ -22,6 +22,15 @@ async function* chunks(count: number, size: number, fail?: number): AsyncGenerat
     if (i === fail) throw new Error('the upload broke off');
     yield Buffer.alloc(size, i % 256);
   }
+}
+
+/** Every file below `<dir>/partial` (writes in progress or left behind). */
+async function partialFiles(d: string): Promise<string[]> {
+  const root = path.join(d, 'partial');
+  const out: string[] = [];
+  for (const sub of await fsp.readdir(root))
+    out.push(...(await fsp.readdir(path.join(root, sub))).map((f) => `${sub}/${f}`));
+  return out;
 }
 
 async function readAll(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
@@ -52,16 +61,39 @@ describe('file blob store', () => {
 
   it('leaves nothing behind when the source fails', async () => {
     const store = await FileBlobStore.open({ dir });
-    await expect(store.put(chunks(10, 1000, 5))).rejects.toThrow(BlobWriteError);
+    await expect(store.put(chunks(10, 1000, 5))).rejects.toThrow(/the upload broke off/);
     expect(await fsp.readdir(path.join(dir, 'blobs'))).toEqual([]);
-    expect(await fsp.readdir(path.join(dir, 'partial'))).toEqual([]);
+    expect(await partialFiles(dir)).toEqual([]);
   });
 
-  it('sweeps partial writes a previous process left behind when opened', async () => {
-    await fsp.mkdir(path.join(dir, 'partial'), { recursive: true });
-    await fsp.writeFile(path.join(dir, 'partial', 'leftover'), 'half a blob');
+  it('sweeps partial writes a gone process left behind when opened', async () => {
+    const old = path.join(dir, 'partial', '1234-deadbeef');
+    await fsp.mkdir(old, { recursive: true });
+    await fsp.writeFile(path.join(old, 'leftover'), 'half a blob');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await fsp.utimes(path.join(old, 'leftover'), hourAgo, hourAgo);
+    await fsp.utimes(old, hourAgo, hourAgo);
     await FileBlobStore.open({ dir });
-    expect(await fsp.readdir(path.join(dir, 'partial'))).toEqual([]);
+    expect(await partialFiles(dir)).toEqual([]);
+    expect(await fsp.readdir(path.join(dir, 'partial'))).not.toContain('1234-deadbeef');
+  });
+
+  it('keeps the writes in progress of another store sharing the directory (a service and its workers)', async () => {
+    const first = await FileBlobStore.open({ dir });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    async function* slow(): AsyncGenerator<Uint8Array> {
+      yield Buffer.alloc(300_000, 1);
+      await gate;
+      yield Buffer.alloc(300_000, 2);
+    }
+    const put = first.put(slow());
+    while ((await partialFiles(dir)).length === 0) await new Promise((r) => setTimeout(r, 5));
+    await FileBlobStore.open({ dir }); // a second process starting up
+    release();
+    const stat = await put;
+    expect(stat.size).toBe(600_000);
+    expect(await fsp.readdir(path.join(dir, 'blobs'))).toEqual([stat.id]);
   });
 
   it('deletes blobs', async () => {

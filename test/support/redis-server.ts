@@ -1,0 +1,174 @@
+/**
+ * A real `redis-server` for tests, on a free loopback port with no persistence: the jest global setup runs
+ * one for the whole suite (`SVC_TEST_REDIS_URL`), and tests that stop and restart Redis run their own.
+ * Needs Debian's `redis-server` package (tested with 7.0); {@link ensureRedisServer} installs it when it can.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const REDIS_SERVER_PACKAGE = "Debian/Ubuntu package 'redis-server' (tested with Redis 7.0)";
+
+/** Finds `redis-server`, installing it with apt-get when it is missing (as root, or with `sudo -n`). */
+export function ensureRedisServer(): string {
+  const found = which('redis-server');
+  if (found !== undefined) return found;
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  const install = root ? ['apt-get'] : ['sudo', '-n', 'apt-get'];
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [
+    ['update', '-q'],
+    ['install', '-y', '-q', 'redis-server'],
+  ]) {
+    const r = spawnSync(install[0]!, [...install.slice(1), ...args], { stdio: 'ignore', env });
+    if (r.status !== 0) break;
+  }
+  const after = which('redis-server');
+  if (after !== undefined) return after;
+  throw new Error(
+    `The queue tests need a real redis-server and none is installed (installing it failed). ` +
+      `Install the ${REDIS_SERVER_PACKAGE}: sudo apt-get install -y redis-server`,
+  );
+}
+
+function which(cmd: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat(['/usr/bin', '/usr/sbin'])) {
+    const p = path.join(dir, cmd);
+    if (spawnSync('test', ['-x', p]).status === 0) return p;
+  }
+  return undefined;
+}
+
+/** A free TCP port on 127.0.0.1 (free when asked: another process may take it, so callers retry). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Sends PING on a fresh socket; true on `+PONG`. */
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect(port, '127.0.0.1');
+    let buf = '';
+    const done = (ok: boolean): void => {
+      sock.destroy();
+      resolve(ok);
+    };
+    sock.setTimeout(1000, () => done(false));
+    sock.once('error', () => done(false));
+    sock.on('data', (d: Buffer) => {
+      buf += d.toString('latin1');
+      if (buf.includes('\r\n')) done(buf.startsWith('+PONG'));
+    });
+    sock.once('connect', () => sock.write('PING\r\n'));
+  });
+}
+
+/** One redis-server process that can be stopped and started again on the same port. */
+export class RedisServer {
+  readonly port: number;
+  readonly url: string;
+  readonly #bin: string;
+  readonly #dir: string;
+  #child: ChildProcess | undefined;
+  #output = '';
+
+  private constructor(bin: string, port: number) {
+    this.#bin = bin;
+    this.port = port;
+    this.url = `redis://127.0.0.1:${port}`;
+    this.#dir = mkdtempSync(path.join(os.tmpdir(), 'svc-redis-'));
+  }
+
+  /** Starts a server on a free port and waits until it answers PING. */
+  static async start(): Promise<RedisServer> {
+    const bin = ensureRedisServer();
+    let lastError: unknown;
+    for (let tries = 0; tries < 5; tries++) {
+      const server = new RedisServer(bin, await freePort());
+      try {
+        await server.restart();
+        return server;
+      } catch (err) {
+        lastError = err;
+        await server.stop();
+      }
+    }
+    throw lastError;
+  }
+
+  /** The server's process id while it runs. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** Starts the server again (after {@link stop}) on the same port. */
+  async restart(): Promise<void> {
+    if (this.#child !== undefined) return;
+    this.#output = '';
+    const child = spawn(
+      this.#bin,
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--daemonize',
+        'no',
+        '--dir',
+        this.#dir,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.#child = child;
+    const keep = (d: Buffer): void => {
+      this.#output = (this.#output + d.toString('utf8')).slice(-4000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    let exited = false;
+    child.once('exit', () => {
+      exited = true;
+      if (this.#child === child) this.#child = undefined;
+    });
+    const until = Date.now() + 10_000;
+    while (!(await ping(this.port))) {
+      if (exited || Date.now() > until) {
+        child.kill('SIGKILL');
+        this.#child = undefined;
+        throw new Error(`redis-server on port ${this.port} did not start:\n${this.#output}`);
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  /** Stops the server (SIGKILL: nothing is saved anyway) and waits for it to exit. */
+  async stop(): Promise<void> {
+    const child = this.#child;
+    if (child === undefined) return;
+    this.#child = undefined;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    }
+  }
+
+  /** Stops the server and removes its directory. */
+  async dispose(): Promise<void> {
+    await this.stop();
+    rmSync(this.#dir, { recursive: true, force: true });
+  }
+}
