@@ -10,6 +10,7 @@ import type { UnionDataSchema } from '../schema/union-schema';
 import { dataToJson } from '../schema/value-text';
 import { type DefinitionLocation, ResourceDefinitionError } from '../resources/errors';
 import { interfaceOf } from '../resources/interface';
+import { COLLECTION_METHODS } from '../resources/registration';
 import { type KeyType, isKeyType } from '../resources/key-types';
 import { type CompiledParam, type ParamSource, compileParams } from '../resources/params';
 import { type ValueType, isValueType } from '../resources/value-types';
@@ -100,20 +101,8 @@ function annotationsOf(v: unknown): { annotations?: Readonly<Record<string, IdlJ
   return { annotations: { deprecated: typeof d === 'string' && d !== '' ? { doc: d } : {} } };
 }
 
-/** Handler property → the method as the IDL names it. */
-const METHOD_OF_PROPERTY: ReadonlyMap<string, string> = new Map([
-  ['get', 'get'],
-  ['batchGet', 'batch_get'],
-  ['create', 'create'],
-  ['batchCreate', 'batch_create'],
-  ['update', 'update'],
-  ['batchUpdate', 'batch_update'],
-  ['partialUpdate', 'partial_update'],
-  ['batchPartialUpdate', 'batch_partial_update'],
-  ['delete', 'delete'],
-  ['batchDelete', 'batch_delete'],
-  ['getAll', 'get_all'],
-]);
+/** Handler property → the method as the IDL names it (the server's own table). */
+const METHOD_OF_PROPERTY: ReadonlyMap<string, string> = COLLECTION_METHODS;
 const SIMPLE_METHODS: ReadonlySet<string> = new Set(['get', 'update', 'partial_update', 'delete']);
 const NAMED_GROUPS: ReadonlySet<string> = new Set(['finders', 'batchFinders', 'actions', 'entityActions']);
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type ConnectionOptions, type Job, Queue, UnrecoverableError, WaitingError, Worker } from 'bullmq';
-import { Redis, type RedisOptions } from 'ioredis';
+import type * as BullMq from 'bullmq';
+import type { ConnectionOptions, Job, Queue } from 'bullmq';
+import type * as IoRedis from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import type { JobHandler, JobWorker, QueueDriver, RunningJob } from './driver';
 import {
   JobCancelledError,
@@ -22,6 +24,27 @@ import {
 } from './job';
 
 /** Options of {@link BullMqDriver}. */
+/**
+ * bullmq and ioredis, loaded when the first BullMQ driver is made, not when the package is imported: a
+ * service on the in-process driver never pays for them, and loading bullmq measurably slows unrelated hot
+ * paths of the process (PSON encoding ran at 0.65× instead of 0.95× of JSON with it merely loaded,
+ * `bench/pson-codec.bench.ts`).
+ */
+interface Engines {
+  readonly bullmq: typeof BullMq;
+  readonly ioredis: typeof IoRedis;
+}
+let engines: Engines | undefined;
+function load(): Engines {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, see above */
+  engines ??= {
+    bullmq: require('bullmq') as typeof BullMq,
+    ioredis: require('ioredis') as typeof IoRedis,
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return engines;
+}
+
 export interface BullMqDriverOptions {
   /** A Redis URL (`redis://[:password@]host:port[/db]`) or ioredis options. Default `process.env.REDIS_URL`. */
   readonly connection?: string | RedisOptions;
@@ -166,7 +189,8 @@ export class BullMqDriver implements QueueDriver {
     this.#lockDurationMs = options.lockDurationMs ?? 30_000;
     this.#stalledIntervalMs = options.stalledIntervalMs ?? 30_000;
     this.#unavailableAfterMs = options.unavailableAfterMs ?? 2000;
-    this.#redis = new Redis({
+    const { bullmq, ioredis } = load();
+    this.#redis = new ioredis.Redis({
       ...this.#options,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -174,7 +198,7 @@ export class BullMqDriver implements QueueDriver {
     });
     // connection errors surface as QueueUnavailableError on the calls that need Redis
     this.#redis.on('error', () => undefined);
-    this.#queue = new Queue<StoredData, JsonObject, string>(this.queueName, {
+    this.#queue = new bullmq.Queue<StoredData, JsonObject, string>(this.queueName, {
       connection: this.#redis,
       prefix: this.#prefix,
     });
@@ -286,17 +310,32 @@ export class BullMqDriver implements QueueDriver {
     if (this.#closing !== undefined) throw new TypeError('this driver is closed');
     const running = new Map<string, Running>();
     let shuttingDown = false;
-    const subscriber = new Redis({ ...this.#options, maxRetriesPerRequest: null });
+    const { bullmq, ioredis } = load();
+    const subscriber = new ioredis.Redis({ ...this.#options, maxRetriesPerRequest: null });
     subscriber.on('error', () => undefined);
     const channel = this.#key('cancel');
+    // cancels heard for jobs not (yet) running here: one picked up just as it was cancelled is known
+    // without a Redis round trip per job start (kept a minute, at most 10,000)
+    const heard = new Map<string, number>();
     subscriber.on('message', (ch: string, id: string) => {
-      if (ch === channel) running.get(id)?.abort.abort(new JobCancelledError(id));
+      if (ch !== channel) return;
+      const r = running.get(id);
+      if (r !== undefined) {
+        r.abort.abort(new JobCancelledError(id));
+        return;
+      }
+      const now = Date.now();
+      heard.set(id, now);
+      for (const [k, t] of heard) {
+        if (heard.size <= 10_000 && now - t < 60_000) break;
+        heard.delete(k);
+      }
     });
     void subscriber.subscribe(channel).catch(() => undefined);
 
-    const worker = new Worker<StoredData, JsonObject, string>(
+    const worker = new bullmq.Worker<StoredData, JsonObject, string>(
       this.queueName,
-      (job, token) => this.#process(handler, job, token, running, () => shuttingDown),
+      (job, token) => this.#process(handler, job, token, running, () => shuttingDown, heard),
       {
         // BullMQ's RedisOptions type is narrower than ioredis's own; the options are ioredis's
         connection: { ...this.#options, maxRetriesPerRequest: null } as ConnectionOptions,
@@ -374,6 +413,7 @@ export class BullMqDriver implements QueueDriver {
     token: string | undefined,
     running: Map<string, Running>,
     shuttingDown: () => boolean,
+    heard: ReadonlyMap<string, number>,
   ): Promise<JsonObject> {
     const id = fromBullId(job.id!);
     const abort = new AbortController();
@@ -383,7 +423,10 @@ export class BullMqDriver implements QueueDriver {
       (abort.signal.aborted && abort.signal.reason instanceof JobCancelledError) ||
       (await this.#redis.exists(cancelKey).catch(() => 0)) === 1;
     try {
-      if (await cancelRequested()) abort.abort(new JobCancelledError(id));
+      // a first run learns of a cancel from the channel (this worker listened before taking the job); a
+      // re-run (retry, stalled) may have been cancelled while no worker listened: the flag in Redis says so
+      const rerun = job.attemptsMade > 0 || job.stalledCounter > 0;
+      if (heard.has(id) || (rerun && (await cancelRequested()))) abort.abort(new JobCancelledError(id));
       abort.signal.throwIfAborted();
       const maxAttempts = job.opts.attempts ?? 1;
       const run: RunningJob = {
@@ -407,15 +450,15 @@ export class BullMqDriver implements QueueDriver {
           finishedAt: Date.now(),
         }).catch(() => undefined);
         await this.#redis.del(cancelKey).catch(() => undefined);
-        throw new UnrecoverableError(encodeFailure(failure));
+        throw new (load().bullmq.UnrecoverableError)(encodeFailure(failure));
       }
       if (shuttingDown() && isWorkerShutdown(abort.signal.reason) && token !== undefined) {
         // released, not failed: the attempt does not count
         await job.moveToWait(token);
-        throw new WaitingError();
+        throw new (load().bullmq.WaitingError)();
       }
       const failure = failureOf(err);
-      if (isUnrecoverable(err)) throw new UnrecoverableError(encodeFailure(failure));
+      if (isUnrecoverable(err)) throw new (load().bullmq.UnrecoverableError)(encodeFailure(failure));
       throw new Error(encodeFailure(failure));
     } finally {
       running.delete(id);

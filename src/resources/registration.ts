@@ -100,8 +100,8 @@ export interface ResourceModel {
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const METHOD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Handler property → resource method, per resource kind. */
-const COLLECTION_METHODS: ReadonlyMap<string, ResourceMethod> = new Map<string, ResourceMethod>([
+/** Handler property → resource method, per resource kind (the IDL export names methods by it too). */
+export const COLLECTION_METHODS: ReadonlyMap<string, ResourceMethod> = new Map<string, ResourceMethod>([
   ['get', 'get'],
   ['batchGet', 'batch_get'],
   ['create', 'create'],
