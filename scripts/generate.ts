@@ -13,6 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateTemplates, writeGeneratedFiles, type GeneratedFile } from '../src/codegen';
+import { generateFromIdl } from '../src/idl/import';
 
 const ROOT = path.join(__dirname, '..');
 
@@ -58,6 +59,45 @@ export function generateFrameworkTree(tree: (typeof FRAMEWORK_TREES)[number]): G
   });
 }
 
+/**
+ * IDL imports the tests use (test/generated/<name>/): the typed interface modules and templates of the
+ * example's exported snapshots, of Rest.li's own snapshots (test/idl/fixtures/rest.li/), and of the
+ * hand-written restspecs of test/idl/fixtures/import/ (their schemas on a resolver path). Type-checking the
+ * repository (`npm run typecheck`, strict) compiles them and the tests that call through them.
+ */
+export const IDL_TREES: readonly {
+  readonly name: string;
+  readonly sources: readonly string[];
+  readonly resolverPath: readonly string[];
+}[] = [
+  { name: 'idl-example', sources: ['examples/idl/snapshot'], resolverPath: [] },
+  {
+    name: 'idl-restli',
+    sources: [
+      'com.linkedin.restli.example.photos.photos.snapshot.json',
+      'com.linkedin.restli.example.photos.albumEntry.snapshot.json',
+      'com.linkedin.restli.examples.greetings.client.complexKeys.snapshot.json',
+      'com.linkedin.restli.examples.greetings.client.actions.snapshot.json',
+    ].map((f) => `test/idl/fixtures/rest.li/${f}`),
+    resolverPath: [],
+  },
+  {
+    name: 'idl-shop',
+    sources: ['test/idl/fixtures/import/idl'],
+    resolverPath: ['test/idl/fixtures/import/pegasus'],
+  },
+];
+
+/** The files of an IDL import tree. */
+export function generateIdlTree(tree: (typeof IDL_TREES)[number]): GeneratedFile[] {
+  const abs = (p: string): string => path.join(ROOT, p);
+  return generateFromIdl({
+    sources: tree.sources.map(abs),
+    resolverPath: tree.resolverPath.map(abs),
+    sourceRoots: [ROOT],
+  }).files;
+}
+
 /** The `src/<sourceset>/pegasus` directories of the examples project. */
 function exampleSourceSets(): string[] {
   const src = path.join(ROOT, 'examples/src');
@@ -93,6 +133,13 @@ export function generateAll(options: { readonly golden?: boolean } = {}): string
       const files = generateFrameworkTree(tree);
       const r = writeGeneratedFiles(path.join(ROOT, tree.out), files, { clean: true });
       log.push(`${tree.out}: ${files.length} files (${r.written} written, ${r.removed} removed)`);
+    }
+    for (const tree of IDL_TREES) {
+      const files = generateIdlTree(tree);
+      const r = writeGeneratedFiles(path.join(outRoot, tree.name), files, { clean: true });
+      log.push(
+        `${path.relative(ROOT, outRoot)}/${tree.name}: ${files.length} files (${r.written} written, ${r.removed} removed)`,
+      );
     }
     for (const set of exampleSourceSets()) {
       const pegasus = path.join(set, 'pegasus');

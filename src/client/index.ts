@@ -94,6 +94,7 @@ export type {
   MethodsContract,
   KeyedResourceContract,
   SimpleResourceContract,
+  ActionsSetContract,
   ResourceContract,
   ResourceContracts,
   CallOptions,

@@ -85,11 +85,19 @@ export interface SimpleResourceContract {
   readonly subresources?: readonly ResourceContract[];
 }
 
+/** An actions set (`actionsSetInterface(...)`): only actions, called as a simple resource's are. */
+export interface ActionsSetContract {
+  readonly kind: 'actionsSet';
+  readonly name: string;
+  readonly methods: object;
+  readonly subresources?: readonly ResourceContract[];
+}
+
 /**
  * Any resource interface (`collectionInterface(...)`, ...) or definition (`collection(...)`, ...), as the
  * client reads it.
  */
-export type ResourceContract = KeyedResourceContract | SimpleResourceContract;
+export type ResourceContract = KeyedResourceContract | SimpleResourceContract | ActionsSetContract;
 
 /** Resources by the property the client exposes them as: `{ photos, albums }`. */
 export type ResourceContracts = { readonly [property: string]: ResourceContract };
@@ -453,7 +461,10 @@ export type AlternativeKeysOf<D> = D extends { readonly alternativeKeys?: infer 
 type KnownKeys<T> = { [P in keyof T as string extends P ? never : number extends P ? never : P]: T[P] };
 
 /** The typed client of one resource definition. */
-export type ResourceClientOf<D> = D extends { readonly kind: 'simple'; readonly methods: infer M }
+export type ResourceClientOf<D> = D extends {
+  readonly kind: 'simple' | 'actionsSet';
+  readonly methods: infer M;
+}
   ? SimpleResourceClient<EntityOf<D>, M>
   : D extends { readonly kind: 'collection' | 'association'; readonly methods: infer M }
     ? KeyedResourceClient<KeyOfResource<D>, EntityOf<D>, M, AlternativeKeysOf<D>>

@@ -15,7 +15,6 @@ import type {
   CollectionOptions,
   FinderContract,
   GetOptions,
-  KeyedResourceContract,
   PatchInput,
   ResourceClientOf,
   ResourceClients,
@@ -93,12 +92,12 @@ function checkContract(def: unknown, where: string): asserts def is ResourceCont
   if (
     typeof d !== 'object' ||
     d === null ||
-    (d.kind !== 'collection' && d.kind !== 'association' && d.kind !== 'simple') ||
+    (d.kind !== 'collection' && d.kind !== 'association' && d.kind !== 'simple' && d.kind !== 'actionsSet') ||
     typeof d.name !== 'string' ||
-    typeof d.value !== 'function' ||
+    (d.kind !== 'actionsSet' && typeof (d as { value?: unknown }).value !== 'function') ||
     typeof d.methods !== 'object' ||
     d.methods === null ||
-    (d.kind !== 'simple' && typeof (d as Partial<KeyedResourceContract>).key?.toProtocol !== 'function')
+    ((d.kind === 'collection' || d.kind === 'association') && typeof d.key?.toProtocol !== 'function')
   ) {
     throw new TypeError(
       `${where}: not a resource interface or definition (use collectionInterface(...), associationInterface(...), simpleInterface(...), or a collection(...), association(...), simple(...) definition)`,
@@ -265,11 +264,15 @@ function bindResource(
   depth: number,
   alt?: AltKeyBinding,
 ): object {
-  const template = def.value as unknown as EntityClass<unknown>;
+  // an actions set has no entities: only its actions are bound
+  const template = (def as { value?: unknown }).value as EntityClass<unknown>;
   const methods = def.methods as MethodsRecord;
   const has = (name: string): boolean => methods[name] !== undefined;
   const at = (what: string): string => `${def.name}${alt === undefined ? '' : `.alt(${alt.name})`}.${what}`;
-  const keyed = def.kind === 'simple' ? undefined : new TypedKeys(alt?.key ?? def.key, def.name);
+  const keyed =
+    def.kind === 'simple' || def.kind === 'actionsSet'
+      ? undefined
+      : new TypedKeys(alt?.key ?? def.key, def.name);
   const base = { resource: path, pathKeys, ...(alt === undefined ? {} : { altKey: alt.name }) };
 
   /** Sends a description and decodes the response, keeping the raw response for typed decoding errors. */

@@ -107,6 +107,30 @@ export function generateTemplatesFromSchemas(
   schemas: readonly DataSchema[],
   options: GenerateSchemasOptions = {},
 ): GeneratedFile[] {
+  return planTemplates(schemas, options).files;
+}
+
+/** Where the class of a named schema is: its file (output-tree path without extension) and its name. */
+export interface GeneratedClassRef {
+  readonly path: string;
+  readonly name: string;
+}
+
+/** The files of a generation, and where each named schema's class went (for code that imports them). */
+export interface TemplatePlan {
+  readonly files: GeneratedFile[];
+  /** The generated class of a named schema given to (or referenced by) the generation. */
+  classOf(schema: NamedDataSchema): GeneratedClassRef;
+}
+
+/**
+ * {@link generateTemplatesFromSchemas}, telling also where each named schema's class is: what generators
+ * of code over the templates (the IDL import's interface modules) import.
+ */
+export function planTemplates(
+  schemas: readonly DataSchema[],
+  options: GenerateSchemasOptions = {},
+): TemplatePlan {
   const roots = (options.sourceRoots ?? []).map((r) => nodePath.resolve(r));
   const builder = new ClassModelBuilder({
     javaClasses: { ...DEFAULT_JAVA_CLASSES, ...(options.javaClasses ?? {}) },
@@ -135,7 +159,15 @@ export function generateTemplatesFromSchemas(
       text: emitIndex([...modules].sort(compare), importExtension),
     });
   }
-  return out.sort((a, b) => compare(a.path, b.path));
+  return {
+    files: out.sort((a, b) => compare(a.path, b.path)),
+    classOf(schema: NamedDataSchema): GeneratedClassRef {
+      const file = builder.fileOf(schema);
+      const first = file.classes[0];
+      if (first === undefined) throw new Error(`internal: no class for ${schema.getFullName()}`);
+      return { path: file.path, name: first.name };
+    },
+  };
 }
 
 /** Where a named schema came from, for the header: its file relative to the first root containing it. */

@@ -5,6 +5,9 @@
 export {
   generateTemplates,
   generateTemplatesFromSchemas,
+  planTemplates,
+  type TemplatePlan,
+  type GeneratedClassRef,
   DEFAULT_RUNTIME_MODULE,
   type GenerateOptions,
   type GenerateSchemasOptions,

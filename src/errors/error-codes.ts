@@ -382,7 +382,7 @@ export const ERROR_CODES = {
     errorName: 'ResourceDefinitionError',
     status: 500,
     summary:
-      'A resource definition is invalid (a duplicate or reserved name, a bad parameter type, an optional primitive parameter without a default...); the message names the resource, the method and the parameter.',
+      'A resource definition is invalid (a duplicate or reserved name, a bad parameter type, a default of the wrong type...); the message names the resource, the method and the parameter.',
   },
   SVC_ERR_ROUTE_BAD_OPTIONS: {
     errorName: 'SvcPluginOptionsError',
@@ -557,6 +557,12 @@ export const ERROR_CODES = {
     status: 400,
     summary:
       'A .restspec.json or .snapshot.json file (or an IDL object) does not fit the format: the message names the file and the JSON path of each problem.',
+  },
+  SVC_ERR_IDL_IMPORT: {
+    errorName: 'IdlImportError',
+    status: 400,
+    summary:
+      'An IDL file cannot be turned into an interface module: a type that names no schema on the resolver path or in the snapshots, a key or criteria type Svc cannot express; names the file, the JSON path and the reason.',
   },
   SVC_ERR_COMPAT_INPUT: {
     errorName: 'CompatInputError',

@@ -26,3 +26,19 @@ export class IdlFormatError extends SvcError {
     this.problems = Object.freeze([...problems]);
   }
 }
+
+/**
+ * An IDL file that is valid but cannot be imported (`SVC_ERR_IDL_IMPORT`): a type names no schema on the
+ * resolver path or in the snapshots, or a key or criteria type has no Svc form. Names the file, the JSON
+ * path and the reason.
+ */
+export class IdlImportError extends SvcError {
+  readonly file: string;
+  readonly path: string;
+
+  constructor(file: string, path: string, reason: string, options?: { cause?: unknown }) {
+    super('SVC_ERR_IDL_IMPORT', `${file}${path === '' ? '' : ` at ${path}`}: ${reason}`, options);
+    this.file = file;
+    this.path = path;
+  }
+}

@@ -273,7 +273,14 @@ class Encoder {
       return {
         ...head,
         ...optionalDoc(def),
-        actionsSet: { actions: this.actions(def.actions, at, 'action') },
+        // an actionsSetInterface holds its actions as `methods.actions`, as the client reads them
+        actionsSet: {
+          actions: this.actions(
+            def.actions ?? (isObject(def.methods) ? def.methods.actions : undefined),
+            at,
+            'action',
+          ),
+        },
       };
     }
     if (kind !== 'collection' && kind !== 'association' && kind !== 'simple')

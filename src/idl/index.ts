@@ -4,7 +4,7 @@
  * the server's `OPTIONS` answer. (The compatibility checker, `./compat/`, has its own entry point.)
  */
 export * from './restspec-model';
-export { IdlFormatError, type IdlProblem } from './errors';
+export { IdlFormatError, IdlImportError, type IdlProblem } from './errors';
 export {
   validateRestSpec,
   validateSnapshot,
@@ -28,3 +28,13 @@ export {
 export { idlJsonText, inlineJsonText, type IdlJsonValue } from './idl-json';
 export { optionsAnswer, OPTIONS_CONTENT_TYPE, type OptionsAnswer } from './options-response';
 export { RESTSPEC_NAMESPACE, RESTSPEC_PDL } from './schemas/restspec-schemas';
+export {
+  generateFromIdl,
+  interfaceModulePath,
+  readIdlSources,
+  type ImportIdlOptions,
+  type IdlImportResult,
+  type IdlImportWarning,
+  type IdlSources,
+  type IdlResourceSource,
+} from './import';

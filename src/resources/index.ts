@@ -33,6 +33,9 @@ export {
   enumOf,
   recordOf,
   arrayOf,
+  mapOf,
+  dataOf,
+  type SchemaSource,
   isValueType,
 } from './value-types';
 export {
@@ -161,6 +164,9 @@ export {
   collectionInterface,
   associationInterface,
   simpleInterface,
+  actionsSetInterface,
+  type ActionsSetInterface,
+  type ActionsSetInterfaceInput,
   isResourceInterface,
   implement,
   interfaceOf,

@@ -481,6 +481,46 @@ export function simpleInterface<
   });
 }
 
+/**
+ * An actions set's interface: a resource that has only actions (`POST /<name>?action=<action>`), as Rest.li's
+ * `actionsSet` (its `@RestLiActions` classes). Clients call it like a simple resource's actions:
+ * `api.tools.actions.ping({})`. The server side has no resource kind of its own for it: a `simple({...})`
+ * definition with only actions answers the same requests.
+ */
+export interface ActionsSetInterface<M> {
+  readonly [INTERFACE]: true;
+  readonly kind: 'actionsSet';
+  readonly name: string;
+  readonly namespace: string | undefined;
+  readonly doc: string | undefined;
+  readonly methods: M;
+  readonly subresources: readonly [];
+}
+
+/** The input of {@link actionsSetInterface}. */
+export interface ActionsSetInterfaceInput<A extends ActionInterfaces> {
+  /** The path segment: `/tools`. */
+  readonly name: string;
+  readonly namespace?: string;
+  readonly doc?: string;
+  readonly actions: A;
+}
+
+/** Declares an actions set's interface (a resource with only actions). */
+export function actionsSetInterface<const A extends ActionInterfaces>(
+  input: ActionsSetInterfaceInput<A>,
+): ActionsSetInterface<{ readonly actions: A }> {
+  return Object.freeze({
+    [INTERFACE]: true as const,
+    kind: 'actionsSet' as const,
+    name: input.name,
+    namespace: input.namespace,
+    doc: input.doc,
+    methods: Object.freeze({ actions: input.actions }),
+    subresources: Object.freeze<[]>([]),
+  });
+}
+
 /** True for a resource interface (made by `collectionInterface`, `associationInterface`, `simpleInterface`). */
 export function isResourceInterface(v: unknown): v is ResourceInterface {
   return typeof v === 'object' && v !== null && (v as { [INTERFACE]?: unknown })[INTERFACE] === true;
@@ -722,9 +762,9 @@ export function implement<const I extends ResourceInterface>(
   handlers: ImplementationOf<I>,
   options: ImplementOptions = {},
 ): Implementation<I> {
-  if (!isResourceInterface(iface))
+  if (!isResourceInterface(iface) || (iface as { kind: string }).kind === 'actionsSet')
     throw new TypeError(
-      'implement() takes a resource interface (collectionInterface(...), associationInterface(...), simpleInterface(...))',
+      'implement() takes a resource interface (collectionInterface(...), associationInterface(...), simpleInterface(...)); an actions set is served by a simple({...}) definition with only actions',
     );
   const given: Record<string, unknown> = isObject(handlers) ? handlers : {};
   const spec = iface.methods as Record<string, unknown>;

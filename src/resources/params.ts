@@ -25,7 +25,7 @@ import {
  * params: {
  *   title: STRING,                                  // required: 400 "Parameter 'title' is required"
  *   format: optional(enumOf(PhotoFormat)),          // PhotoFormat | undefined
- *   limit: optional(INT, 10),                       // number; a primitive needs a default
+ *   limit: optional(INT, 10),                       // number (without a default: number | undefined)
  *   albumId: assocKey(LONG),                        // association finders: the key part from the path
  * }
  * ```
@@ -263,7 +263,7 @@ export interface ParamContext {
 /**
  * Checks a parameter spec object at registration and compiles its binder. Errors name the resource, the
  * method and the parameter: a reserved name (`q`, `start`, ...) for query parameters, a value that is not a
- * parameter type, an array of arrays in a query, an optional primitive without a default, a default that
+ * parameter type, an array of arrays in a query, a default that
  * is not of the type, an `assocKey` outside an association finder or naming an unknown part.
  * @throws ResourceDefinitionError
  */
@@ -331,7 +331,7 @@ export function compileParams(specs: unknown, ctx: ParamContext): CompiledParams
     }
     if (!isValueType(c.type)) {
       fail(
-        'not a parameter type: use STRING, BOOLEAN, INT, LONG, FLOAT, DOUBLE, BYTES, enumOf(E), recordOf(R), arrayOf(T), optional(T) or assocKey(T)',
+        'not a parameter type: use STRING, BOOLEAN, INT, LONG, FLOAT, DOUBLE, BYTES, enumOf(E), recordOf(R), arrayOf(T), mapOf(T), dataOf(S), optional(T) or assocKey(T)',
       );
     }
     const type = c.type as ValueType<unknown>;
@@ -355,9 +355,9 @@ export function compileParams(specs: unknown, ctx: ParamContext): CompiledParams
       if (parts.has(assocPart)) fail(`the key part '${assocPart}' is bound by two parameters`);
       parts.add(assocPart);
     }
-    if (c.optional && c.dflt === undefined && type.primitive) {
-      fail(`an optional parameter of primitive type ${type.typeName} must have a default value`);
-    }
+    // No "optional primitive needs a default" rule (Java's, for `@Optional int`): the IDL writes
+    // `@Optional Integer` as an optional int without a default, and TypeScript has no primitive/boxed split,
+    // so an optional number without a default is `number | undefined` to its handler.
     if (c.dflt !== undefined) {
       let data: DataValue;
       try {

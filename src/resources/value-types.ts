@@ -3,6 +3,7 @@ import { coerceSimpleKey, type KeyPartType, type SimpleKeyType } from '../protoc
 import {
   ArrayDataSchema,
   CoercionMode,
+  MapDataSchema,
   type DataSchema,
   type EnumDataSchema,
   RequiredMode,
@@ -35,7 +36,7 @@ export class CoercionFailure extends Error {
 
 /** A parameter, return or key-part type; `T` is what handlers see. */
 export interface ValueType<T> {
-  readonly kind: 'primitive' | 'enum' | 'record' | 'array';
+  readonly kind: 'primitive' | 'enum' | 'record' | 'array' | 'map' | 'data';
   /** For messages: `long`, `PhotoFormat`, `Photo`, `string[]`. */
   readonly typeName: string;
   /**
@@ -56,7 +57,7 @@ export interface ValueType<T> {
 /** The TypeScript type of values of a {@link ValueType}. */
 export type ValueOf<VT> = VT extends ValueType<infer T> ? T : never;
 
-const KINDS: ReadonlySet<unknown> = new Set(['primitive', 'enum', 'record', 'array']);
+const KINDS: ReadonlySet<unknown> = new Set(['primitive', 'enum', 'record', 'array', 'map', 'data']);
 
 /** True for a {@link ValueType} (by shape, not `instanceof`: two copies of the package may be loaded). */
 export function isValueType(v: unknown): v is ValueType<unknown> {
@@ -216,6 +217,71 @@ export function arrayOf<T>(items: ValueType<T>): ValueType<readonly T[]> {
       for (const v of value) list.add(items.toData(v));
       return list;
     },
+  });
+}
+
+/**
+ * A map from string keys to another type (`mapOf(INT)`): `(a:1,b:2)` in a URI, an object in a body. Values
+ * are plain objects (keys in the order sent).
+ */
+export function mapOf<T>(values: ValueType<T>): ValueType<Readonly<Record<string, T>>> {
+  if (!isValueType(values)) throw new TypeError('mapOf takes a value type (STRING, enumOf(E), ...)');
+  const schema = lazy(() => new MapDataSchema(values.schema()));
+  const each = (data: DataValue, one: (d: DataValue) => T): Readonly<Record<string, T>> => {
+    if (!(data instanceof DataMap)) throw new CoercionFailure('invalid', 'expected a map `(key:value,...)`');
+    const out: Record<string, T> = {};
+    for (const [k, v] of data.entries()) out[k] = one(v);
+    return out;
+  };
+  return Object.freeze({
+    kind: 'map' as const,
+    typeName: `map<${values.typeName}>`,
+    primitive: false,
+    values,
+    schema,
+    fromUri: (data: DataValue) => each(data, (d) => values.fromUri(d)),
+    fromBody: (data: DataValue) => each(data, (d) => values.fromBody(d)),
+    toData: (value: Readonly<Record<string, T>>): DataValue => {
+      const map = new DataMap();
+      for (const [k, v] of Object.entries(value)) map.set(k, values.toData(v));
+      return map;
+    },
+  });
+}
+
+/** Something that gives a schema: a generated class (union, fixed, record, ...) or a schema itself. */
+export type SchemaSource = DataSchema | (abstract new (...args: never[]) => { schema(): DataSchema });
+
+/**
+ * Any schema's values as plain data (`dataOf(Reaction)` for a union class, `dataOf(Md5)` for a fixed):
+ * for types with no dedicated value type, such as unions and fixed in parameters of imported interfaces.
+ * Values are validated against the schema (from a URI with string leaves coerced, from a body with numbers
+ * coerced) and passed on as data (`DataMap`, `DataList`, `ByteString`, primitives).
+ */
+export function dataOf(source: SchemaSource): ValueType<DataValue> {
+  // a generated class's schema() reads its module's schema, not the instance: asked of the prototype, so
+  // that classes whose constructor needs a value (fixed) need none here
+  const schema = lazy((): DataSchema =>
+    typeof source === 'function' ? (source.prototype as { schema(): DataSchema }).schema() : source,
+  );
+  const coerce = (data: DataValue, mode: CoercionMode): DataValue => {
+    const r = validate(data, schema(), { coercionMode: mode, requiredMode: RequiredMode.IGNORE });
+    if (!r.isValid()) throw new CoercionFailure('invalid', r.getMessage().trimEnd());
+    return r.getFixed();
+  };
+  return Object.freeze({
+    kind: 'data' as const,
+    get typeName(): string {
+      const s = schema();
+      return 'getFullName' in s && typeof s.getFullName === 'function'
+        ? (s.getFullName as () => string)()
+        : s.getType().toLowerCase();
+    },
+    primitive: false,
+    schema,
+    fromUri: (data: DataValue) => coerce(data, CoercionMode.STRING_TO_PRIMITIVE),
+    fromBody: (data: DataValue) => coerce(data, CoercionMode.NORMAL),
+    toData: (value: DataValue): DataValue => value,
   });
 }
 

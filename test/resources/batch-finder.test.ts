@@ -162,11 +162,6 @@ describe('batch finder registration', () => {
       /parameter 'when'.*not a parameter type/,
     ],
     [
-      'rejects an optional primitive without a default',
-      () => photos({ s: bf({ batchParam: 'criteria', params: { ...CRITERIA, limit: optional(INT) } }) }),
-      /parameter 'limit'.*must have a default/,
-    ],
-    [
       'rejects an association key the resource does not declare',
       () => entries({ s: bf({ batchParam: 'criteria', params: { ...CRITERIA, userId: assocKey(LONG) } }) }),
       /key part 'userId', which the association does not declare/,

@@ -126,12 +126,7 @@ describe('resource definitions', () => {
     [
       'a parameter that is not a type',
       [photos({ finders: { byTitle: finder({ params: { title: 'string' as never } }, () => []) } })],
-      "resource 'photos', finder 'byTitle', parameter 'title': not a parameter type: use STRING, BOOLEAN, INT, LONG, FLOAT, DOUBLE, BYTES, enumOf(E), recordOf(R), arrayOf(T), optional(T) or assocKey(T)",
-    ],
-    [
-      'an optional primitive without a default',
-      [photos({ finders: { byTitle: finder({ params: { limit: optional(INT) } }, () => []) } })],
-      "resource 'photos', finder 'byTitle', parameter 'limit': an optional parameter of primitive type int must have a default value",
+      "resource 'photos', finder 'byTitle', parameter 'title': not a parameter type: use STRING, BOOLEAN, INT, LONG, FLOAT, DOUBLE, BYTES, enumOf(E), recordOf(R), arrayOf(T), mapOf(T), dataOf(S), optional(T) or assocKey(T)",
     ],
     [
       'a default of the wrong type',

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { type ModuleFormat, detectModuleFormat, generateTemplates, writeGeneratedFiles } from '../../codegen';
+import { generateFromIdl } from '../../idl/import';
 import { CliUsageError } from '../cli-error';
 import { writeOutput } from '../io';
 
@@ -50,7 +51,7 @@ function importsLine(used: string, detected: ModuleFormat | undefined): string {
   return `Imports between generated files ${ending} (${why}; --import-extension overrides).`;
 }
 
-/** `svc generate <targetDir> <schemas...>`: data templates from schemas. */
+/** `svc generate <targetDir> <schemas...>`: data templates from schemas; `--idl`: and interface modules. */
 export function generateCommand(): Command {
   return new Command('generate')
     .description(
@@ -58,8 +59,15 @@ export function generateCommand(): Command {
     )
     .argument('<targetDir>', 'directory of the generated source tree')
     .argument(
-      '<schemas...>',
-      'schema files (any extension), directories (every .pdsc below) or full schema names (com.example.Photo)',
+      '[schemas...]',
+      'schema files (any extension), directories (every .pdl and .pdsc below) or full schema names (com.example.Photo)',
+    )
+    .option(
+      '--idl <path>',
+      'a .restspec.json or .snapshot.json file, or a directory of them (repeatable): generate a typed interface ' +
+        'module per resource (<namespace dirs>/<name>.interface.ts) and the templates of every schema it uses',
+      collect,
+      [],
     )
     .option(
       '-r, --resolver-path <dirs>',
@@ -92,24 +100,47 @@ export function generateCommand(): Command {
           runtimeModule: string;
           importExtension?: string;
           clean: boolean;
+          idl: string[];
         },
       ) => {
         const resolverPath = resolverPathFrom(opts.resolverPath, opts.define, process.env);
+        if (opts.idl.length > 0 && schemas.length > 0)
+          throw new CliUsageError(
+            'give schemas or --idl, not both (an IDL import generates the schemas it uses)',
+          );
+        if (opts.idl.length === 0 && schemas.length === 0)
+          throw new CliUsageError('nothing to generate: name schemas, or IDL files with --idl');
         const started = performance.now();
         const detected = opts.importExtension === undefined ? detectModuleFormat(targetDir) : undefined;
         const importExtension = opts.importExtension ?? detected?.importExtension ?? '';
-        const files = generateTemplates({
-          sources: schemas,
-          resolverPath: resolverPath ?? [],
-          runtimeModule: opts.runtimeModule,
-          importExtension,
-        });
+        let files;
+        let interfaces = '';
+        if (opts.idl.length > 0) {
+          const imported = generateFromIdl({
+            sources: opts.idl,
+            resolverPath: resolverPath ?? [],
+            runtimeModule: opts.runtimeModule,
+            importExtension,
+          });
+          for (const w of imported.warnings)
+            process.stderr.write(`warning: ${w.file}${w.path === '' ? '' : ` at ${w.path}`}: ${w.message}\n`);
+          files = imported.files;
+          interfaces = `Interfaces: ${imported.interfaces.join(', ')}\n`;
+        } else {
+          files = generateTemplates({
+            sources: schemas,
+            resolverPath: resolverPath ?? [],
+            runtimeModule: opts.runtimeModule,
+            importExtension,
+          });
+        }
         const r = writeGeneratedFiles(targetDir, files, { clean: opts.clean });
         const ms = (performance.now() - started).toFixed(0);
         await writeOutput(
           `Generated ${files.length} files into ${targetDir} (${r.written} written, ${r.unchanged} unchanged` +
             `${opts.clean ? `, ${r.removed} removed` : ''}) in ${ms} ms\n` +
-            `${importsLine(importExtension, detected)}\n`,
+            `${importsLine(importExtension, detected)}\n` +
+            interfaces,
         );
       },
     );
