@@ -31,7 +31,6 @@ import {
   exportIdl,
   finder,
   generateFromIdl,
-  type SchemaFileSystem,
   idlFileTexts,
   optional,
   recordOf,
@@ -45,6 +44,7 @@ import { Photo } from '../examples/src/main/generated/com/example/photos/Photo';
 import { PhotoCriteria } from '../examples/src/main/generated/com/example/photos/PhotoCriteria';
 import { PhotoFormat } from '../examples/src/main/generated/com/example/photos/PhotoFormat';
 import { PurgeResult } from '../examples/src/main/generated/com/example/photos/PurgeResult';
+import { memoryFileSystem } from './fixtures/schema-tree';
 import { type BenchFile, keep, type Suite } from './harness';
 
 const RESOURCES = 200;
@@ -112,21 +112,6 @@ function resource(i: number): unknown {
   });
 }
 
-/** The exported snapshot texts as a file system of one directory. */
-function memoryDir(dir: string, files: ReadonlyMap<string, string>): SchemaFileSystem {
-  const byPath = new Map([...files].map(([name, text]) => [nodePath.join(dir, name), text]));
-  return {
-    readFile: (p) => {
-      const text = byPath.get(nodePath.resolve(p));
-      if (text === undefined) throw new Error(`ENOENT: ${p}`);
-      return text;
-    },
-    isFile: (p) => byPath.has(nodePath.resolve(p)),
-    isDirectory: (p) => nodePath.resolve(p) === dir,
-    readDir: (p) => (nodePath.resolve(p) === dir ? [...files.keys()] : []),
-  };
-}
-
 function suites(): Suite[] {
   const resources = Array.from({ length: RESOURCES }, (_, i) => resource(i));
   const exportAll = (): Map<string, string> => idlFileTexts(exportIdl(resources));
@@ -149,7 +134,10 @@ function suites(): Suite[] {
       .filter(([p]) => p.startsWith('snapshot/'))
       .map(([p, text]) => [p.slice('snapshot/'.length), text]),
   );
-  const memory = memoryDir(dir, snapshots);
+  const memory = memoryFileSystem(
+    new Map([...snapshots].map(([name, text]) => [nodePath.join(dir, name), text])),
+    dir,
+  );
   const importAll = () => generateFromIdl({ sources: [dir], fileSystem: memory });
   const imported = importAll();
   const i0 = performance.now();

@@ -173,7 +173,14 @@ export function planTemplates(
 /** Where a named schema came from, for the header: its file relative to the first root containing it. */
 function originOf(schema: NamedDataSchema, roots: readonly string[]): string {
   const file = schema.getLocation()?.file;
-  if (file === undefined) return `schema ${schema.getFullName()}`;
+  return file === undefined ? `schema ${schema.getFullName()}` : displayPath(file, roots);
+}
+
+/**
+ * A file as generated headers name it: relative to the first of `roots` (absolute) that contains it, else
+ * to the working directory, with `/` separators.
+ */
+export function displayPath(file: string, roots: readonly string[]): string {
   const absolute = nodePath.resolve(file);
   for (const root of roots) {
     const rel = nodePath.relative(root, absolute);

@@ -11,6 +11,7 @@ import {
   type GeneratedFile,
   type GenerateSchemasOptions,
   planTemplates,
+  displayPath,
 } from '../../codegen/generate';
 import { compare } from '../../codegen/printer';
 import { NODE_FILE_SYSTEM, SchemaResolver, type SchemaFileSystem } from '../../schema/schema-resolver';
@@ -87,7 +88,7 @@ export function generateFromIdl(options: ImportIdlOptions): IdlImportResult {
   const roots = [...(options.sourceRoots ?? [])].map((r) => nodePath.resolve(r));
   const modules = sources.resources.map((source) =>
     interfaceModule(
-      { ...source, file: displayName(source.file, roots) },
+      { ...source, file: displayPath(source.file, roots) },
       {
         reader,
         classOf: (schema) => plan.classOf(schema),
@@ -107,17 +108,6 @@ export function generateFromIdl(options: ImportIdlOptions): IdlImportResult {
     interfaces: sources.resources.map((s) => `${interfaceModulePath(s.resource)}.ts`),
     warnings,
   };
-}
-
-/** A file as headers and messages name it: relative to the first root containing it, else to the working directory. */
-function displayName(file: string, roots: readonly string[]): string {
-  const absolute = nodePath.resolve(file);
-  for (const root of roots) {
-    const rel = nodePath.relative(root, absolute);
-    if (rel !== '' && !rel.startsWith('..') && !nodePath.isAbsolute(rel))
-      return rel.split(nodePath.sep).join('/');
-  }
-  return nodePath.relative(process.cwd(), absolute).split(nodePath.sep).join('/');
 }
 
 /** A directory index the template generator wrote (not a class that happens to be named `index`). */
