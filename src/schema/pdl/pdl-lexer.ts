@@ -12,6 +12,7 @@
  * comment in other places; ignoring it loses nothing).
  */
 import { JsonSyntaxError, readJsonNumber, readJsonString } from '../../data/codecs/json-tokens';
+import { keepClassAlive } from './keep-classes';
 
 export type PdlTokenKind = 'id' | 'string' | 'number' | 'punct' | 'eof';
 
@@ -253,6 +254,11 @@ export class PdlLexer {
     return true;
   }
 }
+
+// One lexer that never dies, so that its hidden class outlives full GCs (see keep-classes.ts).
+const anchor = new PdlLexer('`x` x "x" 1 {');
+for (let k = 0; k < 5; k++) anchor.next();
+keepClassAlive(anchor);
 
 function fromJson(err: unknown, start: number): PdlSyntax {
   if (err instanceof JsonSyntaxError) return new PdlSyntax(err.message, err.charOffset);

@@ -1,9 +1,12 @@
 /**
  * The PDL parser (Rest.li's `.pdl` syntax, grammar `Pdl.g4`, semantics `PdlSchemaParser.java`, rest.li
- * 29.x). It does not build schemas itself: it translates the text into the same located JSON nodes that the
- * `.pdsc` scanner produces (offsets pointing into the PDL text), and hands them to the `.pdsc` parser's
- * step 1 (`parseNodes`). So both syntaxes share every rule of the schema model (names, includes, unions,
- * defaults, leniency warnings and `strict`), and a problem is reported at its place in the `.pdl` file.
+ * 29.x). It translates the text into the same located JSON nodes that the `.pdsc` scanner produces (offsets
+ * pointing into the PDL text), then builds the schemas from them with the rules of the `.pdsc` parser: by
+ * the PDL model builder (pdl-model.ts, which knows the nodes' shape) for a plain text, or by the `.pdsc`
+ * parser's generic step 1 (`parseNodes`) when a property names an attribute the model reads (`@doc`,
+ * `@symbolDocs`...) or a key is given twice. Either way both syntaxes share every rule of the schema model
+ * (names, includes, unions, defaults, leniency warnings and `strict`; test/schema/pdl/pdl-model.test.ts
+ * holds the two ways equal), and a problem is reported at its place in the `.pdl` file.
  *
  * What is PDL's own, and done here:
  * - names: a simple name is the imported one when imported, else in the current namespace (no fallback to
@@ -13,7 +16,8 @@
  * - properties: `@a.b.c = v` builds nested maps (`Conflicting property` / `Property already defined`), a
  *   property without a value is `true`; `@aliases` on named types and fields and `@order` on fields are
  *   attributes; on an enum symbol, its doc comment goes to `symbolDocs`, `@deprecated` to
- *   `deprecatedSymbols` and any other property to `symbolProperties`;
+ *   `deprecatedSymbols` and any other property to `symbolProperties`; a union's properties (which `.pdsc`
+ *   cannot write) go to the union schema;
  * - doc comments become `doc`; escaped identifiers (`` `record` ``) are names, never keywords.
  *
  * A syntax error stops the parse of that text (one problem: file, line, column, what was expected); the
@@ -21,15 +25,18 @@
  *
  * Speed (the goal: PDL parses at least as fast as `.pdsc`, bench/pdl.bench.ts): the lexer keeps the
  * current token in its fields rather than in objects, error messages are built only when an error is
- * thrown, and the nodes are built without a key given twice (every attribute and property is checked as it
- * is added), so the `.pdsc` step's walk looking for duplicated keys is skipped unless a duplicated enum
- * symbol made one.
+ * thrown, the nodes are built without a key given twice (every attribute and property is checked as it is
+ * added, so no walk looks for duplicated keys) and without a key map unless one is asked for, and the model
+ * builder reads them once, in order.
  */
 import type { DataSchema } from '../data-schema';
 import { MAX_NESTING_DEPTH } from '../../data/limits';
 import type { JsonArray, JsonEntry, JsonNode, JsonObject } from '../json-locations';
 import { isValidName } from '../schema-names';
 import { parseNodes, type ParseSession, type Source } from '../schema-parser';
+import { STATE, readOnlyProperties } from '../internal';
+import { keepClassAlive } from './keep-classes';
+import { buildPdlSchema, sortedProperties } from './pdl-model';
 import {
   AT,
   COLON,
@@ -58,23 +65,69 @@ const RESERVED: Record<string, ReadonlySet<string>> = {
   field: new Set(['name', 'type', 'optional', 'default']),
   member: new Set(['alias', 'type']),
   complex: new Set(['type', 'items', 'values']),
+  union: new Set(),
 };
 
-interface MutableObject {
-  readonly kind: 'object';
-  readonly offset: number;
-  readonly entries: JsonEntry[];
-  readonly map: Map<string, JsonEntry>;
-}
+/**
+ * Property names that the model reads as attributes in that place (or reports there, or that would make a
+ * union member look aliased): a text with one is built by the `.pdsc` step, which handles every such case,
+ * rather than by the PDL model builder (pdl-model.ts), which covers the plain texts. `@aliases`, `@order`,
+ * `@deprecated` (with one segment) and a typeref's `@java` are plain in this sense: the builder reads them.
+ */
+const GENERIC: Record<string, ReadonlySet<string>> = {
+  named: new Set(['doc', 'symbolDocs', 'deprecatedSymbols', 'items', 'values', 'alias']),
+  field: new Set(['doc']),
+  member: new Set(['doc']),
+  union: new Set(),
+  complex: new Set([
+    'name',
+    'namespace',
+    'package',
+    'aliases',
+    'fields',
+    'include',
+    'symbols',
+    'symbolDocs',
+    'deprecatedSymbols',
+    'size',
+    'ref',
+    'alias',
+  ]),
+};
 
-function object(offset: number): MutableObject {
-  return { kind: 'object', offset, entries: [], map: new Map() };
-}
+/**
+ * An object node that may still take entries (`@a = {...}` then `@a.b = 1`). Its key map, which only the
+ * `.pdsc` step and large JSON objects need, is built on first use: the PDL model builder reads the entries
+ * in order, and the parser's own lookups are in objects of a few keys.
+ */
+class PdlObject implements JsonObject {
+  readonly kind = 'object';
+  readonly entries: JsonEntry[] = [];
+  #map: Map<string, JsonEntry> | undefined = undefined;
 
-function put(obj: MutableObject, key: string, keyOffset: number, value: JsonNode): void {
-  const entry: JsonEntry = { key, keyOffset, value };
-  obj.entries.push(entry);
-  obj.map.set(key, entry);
+  constructor(readonly offset: number) {}
+
+  get map(): ReadonlyMap<string, JsonEntry> {
+    if (this.#map === undefined) {
+      this.#map = new Map();
+      for (const e of this.entries) this.#map.set(e.key, e);
+    }
+    return this.#map;
+  }
+
+  /** The entry of `key` (the last one, as in {@link map}). */
+  get(key: string): JsonEntry | undefined {
+    const entries = this.entries;
+    if (this.#map !== undefined || entries.length > 8) return this.map.get(key);
+    for (let k = entries.length - 1; k >= 0; k--) if (entries[k]!.key === key) return entries[k];
+    return undefined;
+  }
+
+  put(key: string, keyOffset: number, value: JsonNode): void {
+    const entry: JsonEntry = { key, keyOffset, value };
+    this.entries.push(entry);
+    this.#map?.set(key, entry);
+  }
 }
 
 function str(value: string, offset: number): JsonNode {
@@ -87,8 +140,16 @@ interface Prop {
   readonly offset: number;
 }
 
-/** Parses one PDL text into the session; returns its top-level schema (one, as PDL holds one per file). */
-export function parsePdlSource(session: ParseSession, text: string, file: string | undefined): DataSchema[] {
+/**
+ * Parses one PDL text into the session; returns its top-level schema (one, as PDL holds one per file).
+ * `generic` sends every text through the `.pdsc` step (tests compare both ways of building).
+ */
+export function parsePdlSource(
+  session: ParseSession,
+  text: string,
+  file: string | undefined,
+  generic = false,
+): DataSchema[] {
   const source = session.addSource(file, text);
   const parser = new PdlTextParser(session, source, text);
   let node: JsonNode;
@@ -99,7 +160,18 @@ export function parsePdlSource(session: ParseSession, text: string, file: string
     session.report({ source, path: '', offset: err.offset }, err.message);
     return [];
   }
-  return parseNodes(session, source, [node], parser.duplicatedKeys);
+  // A plain text (the usual case) is built by the PDL model builder; the others by the `.pdsc` step.
+  if (!generic && !parser.generic) return buildPdlSchema(session, source, node, parser.unionProperties);
+  const first = session.unions.length;
+  const tops = parseNodes(session, source, [node], parser.duplicatedKeys);
+  if (parser.unionProperties.size > 0) {
+    for (let k = first; k < session.unions.length; k++) {
+      const { schema, site } = session.unions[k]!;
+      const props = site.source === source ? parser.unionProperties.get(site.offset) : undefined;
+      if (props !== undefined) schema[STATE].properties = readOnlyProperties(sortedProperties(props));
+    }
+  }
+  return tops;
 }
 
 const NO_PROPS: readonly Prop[] = [];
@@ -115,6 +187,13 @@ class PdlTextParser {
   #depth = 0;
   /** A node holds a key twice (a doc on a duplicated enum symbol): the `.pdsc` step must look for them. */
   duplicatedKeys = false;
+  /**
+   * The nodes must go through the `.pdsc` parser's generic step rather than the PDL model builder: a key is
+   * given twice, or a property is named like an attribute the model reads in its place (see GENERIC).
+   */
+  generic = false;
+  /** The properties of the unions (`@p = 1 union[...]`), by the offset of their `union` keyword. */
+  readonly unionProperties = new Map<number, JsonObject>();
 
   constructor(
     private readonly session: ParseSession,
@@ -321,13 +400,13 @@ class PdlTextParser {
     if (!this.#atName()) this.#fail(`the name of the ${kw}`);
     const name = lx.text;
     lx.next();
-    const obj = object(kwOffset);
-    put(obj, 'type', kwOffset, str(kw, kwOffset));
-    put(obj, 'name', nameOffset, str(name, nameOffset));
+    const obj = new PdlObject(kwOffset);
+    obj.put('type', kwOffset, str(kw, kwOffset));
+    obj.put('name', nameOffset, str(name, nameOffset));
     if (explicitScope && this.#namespace !== '')
-      put(obj, 'namespace', kwOffset, str(this.#namespace, kwOffset));
-    if (this.#package !== undefined) put(obj, 'package', kwOffset, str(this.#package, kwOffset));
-    if (doc !== undefined) put(obj, 'doc', docOffset, str(doc, docOffset));
+      obj.put('namespace', kwOffset, str(this.#namespace, kwOffset));
+    if (this.#package !== undefined) obj.put('package', kwOffset, str(this.#package, kwOffset));
+    if (doc !== undefined) obj.put('doc', docOffset, str(doc, docOffset));
     switch (kw) {
       case 'record':
         this.#applyProps(obj, props, 'named', NAMED_ATTRIBUTES);
@@ -339,36 +418,36 @@ class PdlTextParser {
       case 'typeref': {
         this.#applyProps(obj, props, 'named', NAMED_ATTRIBUTES);
         const eq = this.#expect(EQUALS, '"=" after the typeref name');
-        put(obj, 'ref', eq, this.#typeAssignment());
+        obj.put('ref', eq, this.#typeAssignment());
         break;
       }
       default: {
         this.#applyProps(obj, props, 'named', NAMED_ATTRIBUTES);
         if (lx.kind !== 'number') this.#fail('the size of the fixed type (a number)');
         const size = this.#number();
-        put(obj, 'size', size.offset, size);
+        obj.put('size', size.offset, size);
       }
     }
     return obj;
   }
 
-  #recordBody(obj: MutableObject): void {
+  #recordBody(obj: PdlObject): void {
     const lx = this.#lx;
     if (lx.isKeyword('includes')) this.#includes(obj);
     const open = this.#expect(LBRACE, '"{" opening the record fields');
     const fields: JsonNode[] = [];
     while (!lx.is(RBRACE)) fields.push(this.#field());
     lx.next();
-    put(obj, 'fields', open, { kind: 'array', offset: open, items: fields });
-    if (lx.isKeyword('includes') && !obj.map.has('include')) this.#includes(obj);
+    obj.put('fields', open, { kind: 'array', offset: open, items: fields });
+    if (lx.isKeyword('includes') && obj.get('include') === undefined) this.#includes(obj);
   }
 
-  #includes(obj: MutableObject): void {
+  #includes(obj: PdlObject): void {
     const kw = this.#lx.offset;
     this.#lx.next();
     const items: JsonNode[] = [this.#typeAssignment()];
     while (this.#startsType()) items.push(this.#typeAssignment());
-    put(obj, 'include', kw, { kind: 'array', offset: kw, items });
+    obj.put('include', kw, { kind: 'array', offset: kw, items });
   }
 
   /** True when the current token can start a type assignment (for `includes A, B`). */
@@ -387,8 +466,8 @@ class PdlTextParser {
     const props = this.#props();
     const nameOffset = lx.offset;
     const name = this.#identifier('a field name');
-    const obj = object(nameOffset);
-    put(obj, 'name', nameOffset, str(name, nameOffset));
+    const obj = new PdlObject(nameOffset);
+    obj.put('name', nameOffset, str(name, nameOffset));
     if (!lx.is(COLON)) this.#fail(`":" after the field name "${name}"`);
     lx.next();
     let optional = -1;
@@ -397,25 +476,25 @@ class PdlTextParser {
       lx.next();
     }
     const type = this.#typeAssignment();
-    put(obj, 'type', type.offset, type);
-    if (optional >= 0) put(obj, 'optional', optional, { kind: 'boolean', offset: optional, value: true });
-    if (doc !== undefined) put(obj, 'doc', docOffset, str(doc, docOffset));
+    obj.put('type', type.offset, type);
+    if (optional >= 0) obj.put('optional', optional, { kind: 'boolean', offset: optional, value: true });
+    if (doc !== undefined) obj.put('doc', docOffset, str(doc, docOffset));
     if (lx.is(EQUALS)) {
       lx.next();
       const value = this.#jsonValue();
-      put(obj, 'default', value.offset, value);
+      obj.put('default', value.offset, value);
     }
     this.#applyProps(obj, props, 'field', FIELD_ATTRIBUTES);
     return obj;
   }
 
-  #enumBody(obj: MutableObject, props: readonly Prop[]): void {
+  #enumBody(obj: PdlObject, props: readonly Prop[]): void {
     const lx = this.#lx;
     this.#expect(LBRACE, '"{" opening the enum symbols');
     const symbols: JsonNode[] = [];
-    const docs = object(obj.offset);
-    const deprecated = object(obj.offset);
-    const symbolProps = object(obj.offset);
+    const docs = new PdlObject(obj.offset);
+    const deprecated = new PdlObject(obj.offset);
+    const symbolProps = new PdlObject(obj.offset);
     while (!lx.is(RBRACE)) {
       if (lx.kind === 'eof') this.#fail('an enum symbol or "}" closing the enum');
       const docOffset = lx.docOffset;
@@ -426,12 +505,12 @@ class PdlTextParser {
       symbols.push(str(symbol, symbolOffset));
       if (doc !== undefined) {
         // A symbol given twice with a doc each: the `.pdsc` step reports the key given twice in symbolDocs.
-        if (docs.map.has(symbol)) this.duplicatedKeys = true;
-        put(docs, symbol, docOffset, str(doc, docOffset));
+        if (docs.get(symbol) !== undefined) this.duplicatedKeys = this.generic = true;
+        docs.put(symbol, docOffset, str(doc, docOffset));
       }
       for (const p of symbolPropList) {
         if (p.path.length === 1 && p.path[0] === 'deprecated') {
-          if (!deprecated.map.has(symbol)) put(deprecated, symbol, p.offset, p.value);
+          if (deprecated.get(symbol) === undefined) deprecated.put(symbol, p.offset, p.value);
           else this.#report(p.offset, `Property already defined: [deprecated]`);
         } else {
           this.#addAt(symbolProps, [symbol, ...p.path], p.value, p.offset);
@@ -439,18 +518,16 @@ class PdlTextParser {
       }
     }
     lx.next();
-    put(obj, 'symbols', obj.offset, { kind: 'array', offset: obj.offset, items: symbols });
+    obj.put('symbols', obj.offset, { kind: 'array', offset: obj.offset, items: symbols });
     this.#applyProps(obj, props, 'named', NAMED_ATTRIBUTES);
-    const merge = (key: string, built: MutableObject): void => {
+    const merge = (key: string, built: PdlObject): void => {
       if (built.entries.length === 0) return;
-      if (obj.map.has(key)) {
-        this.#report(
-          obj.map.get(key)!.keyOffset,
-          `Conflicting property: [${key}] (also given on the symbols)`,
-        );
+      const given = obj.get(key);
+      if (given !== undefined) {
+        this.#report(given.keyOffset, `Conflicting property: [${key}] (also given on the symbols)`);
         return;
       }
-      put(obj, key, built.offset, built);
+      obj.put(key, built.offset, built);
     };
     merge('symbolDocs', docs);
     merge('deprecatedSymbols', deprecated);
@@ -461,11 +538,13 @@ class PdlTextParser {
     const lx = this.#lx;
     const kw = lx.offset;
     lx.next();
-    if (props.length > 0)
-      this.session.warn(
-        { source: this.source, path: '', offset: props[0]!.offset },
-        'properties on a union are dropped (a union has no properties in the schema model)',
-      );
+    if (props.length > 0) {
+      // A union is a JSON array in `.pdsc`, with no place for properties: they go to the schema beside the
+      // nodes (see unionProperties).
+      const obj = new PdlObject(kw);
+      this.#applyProps(obj, props, 'union', NO_ATTRIBUTES);
+      if (obj.entries.length > 0) this.unionProperties.set(kw, obj);
+    }
     this.#expect(LBRACKET, '"[" after "union"');
     const items: JsonNode[] = [];
     while (!lx.is(RBRACKET)) {
@@ -490,11 +569,11 @@ class PdlTextParser {
       lx.next();
       if (lx.is(COLON)) {
         lx.next();
-        const obj = object(aliasOffset);
-        put(obj, 'alias', aliasOffset, str(alias, aliasOffset));
+        const obj = new PdlObject(aliasOffset);
+        obj.put('alias', aliasOffset, str(alias, aliasOffset));
         const type = this.#typeAssignment();
-        put(obj, 'type', type.offset, type);
-        if (doc !== undefined) put(obj, 'doc', docOffset, str(doc, docOffset));
+        obj.put('type', type.offset, type);
+        if (doc !== undefined) obj.put('doc', docOffset, str(doc, docOffset));
         this.#applyProps(obj, props, 'member', NO_ATTRIBUTES);
         return obj;
       }
@@ -513,17 +592,17 @@ class PdlTextParser {
     lx.next();
     if (!lx.is(LBRACKET)) this.#fail(`"[" after "${kind}"`);
     lx.next();
-    const obj = object(kw);
-    put(obj, 'type', kw, str(kind, kw));
+    const obj = new PdlObject(kw);
+    obj.put('type', kw, str(kind, kw));
     if (kind === 'map') {
       const key = this.#typeAssignment();
       if (key.kind !== 'string' || key.value !== 'string')
         this.#report(key.offset, 'the key type of a map must be string');
       const value = this.#typeAssignment();
-      put(obj, 'values', value.offset, value);
+      obj.put('values', value.offset, value);
     } else {
       const items = this.#typeAssignment();
-      put(obj, 'items', items.offset, items);
+      obj.put('items', items.offset, items);
     }
     if (!lx.is(RBRACKET)) this.#fail(`"]" closing the ${kind} type`);
     lx.next();
@@ -555,7 +634,7 @@ class PdlTextParser {
 
   /** Adds properties to `obj`; single-segment `attributes` are the schema's own (`aliases`, `order`). */
   #applyProps(
-    obj: MutableObject,
+    obj: PdlObject,
     props: readonly Prop[],
     where: keyof typeof RESERVED,
     attributes: readonly string[],
@@ -563,8 +642,8 @@ class PdlTextParser {
     for (const p of props) {
       const root = p.path[0]!;
       if (p.path.length === 1 && attributes.includes(root)) {
-        if (obj.map.has(root)) this.#report(p.offset, `Property already defined: [${root}]`);
-        else put(obj, root, p.offset, p.value);
+        if (obj.get(root) !== undefined) this.#report(p.offset, `Property already defined: [${root}]`);
+        else obj.put(root, p.offset, p.value);
         continue;
       }
       if (RESERVED[where]!.has(root) || attributes.includes(root)) {
@@ -574,23 +653,24 @@ class PdlTextParser {
         );
         continue;
       }
+      if (GENERIC[where]!.has(root) || (root === 'deprecated' && p.path.length > 1)) this.generic = true;
       this.#addAt(obj, p.path, p.value, p.offset);
     }
   }
 
-  #addAt(obj: MutableObject, path: readonly string[], value: JsonNode, offset: number): void {
+  #addAt(obj: PdlObject, path: readonly string[], value: JsonNode, offset: number): void {
     let current = obj;
     for (let i = 0; i < path.length; i++) {
       const key = path[i]!;
-      const existing = current.map.get(key);
+      const existing = current.get(key);
       if (i === path.length - 1) {
         if (existing !== undefined) this.#report(offset, `Property already defined: [${path.join(', ')}]`);
-        else put(current, key, offset, value);
+        else current.put(key, offset, value);
         return;
       }
       if (existing === undefined) {
-        const next = object(offset);
-        put(current, key, offset, next);
+        const next = new PdlObject(offset);
+        current.put(key, offset, next);
         current = next;
       } else if (existing.value.kind === 'object' && isMutable(existing.value)) {
         current = existing.value;
@@ -655,7 +735,7 @@ class PdlTextParser {
     const open = lx.offset;
     lx.next();
     this.#enter(open);
-    const obj = object(open);
+    const obj = new PdlObject(open);
     while (!lx.is(RBRACE)) {
       if (lx.kind !== 'string') this.#fail('a string key or "}" closing the JSON object');
       const key = lx.text;
@@ -664,13 +744,13 @@ class PdlTextParser {
       this.#expect(COLON, '":" after the JSON object key');
       const value = this.#jsonValue();
       // The reference's PDL parser keeps the last of a key given twice in a JSON value (real schemas do it).
-      const previous = obj.map.get(key);
+      const previous = obj.get(key);
       if (previous !== undefined) obj.entries.splice(obj.entries.indexOf(previous), 1);
-      put(obj, key, keyOffset, value);
+      obj.put(key, keyOffset, value);
     }
     lx.next();
     this.#leave();
-    return { kind: 'object', offset: obj.offset, entries: obj.entries, map: obj.map };
+    return obj;
   }
 
   #jsonArray(): JsonArray {
@@ -689,13 +769,21 @@ class PdlTextParser {
   }
 }
 
+// One parser and one node that never die, so that their hidden classes outlive full GCs (see
+// keep-classes.ts); the parser is never used.
+keepClassAlive(new PdlTextParser(undefined as unknown as ParseSession, undefined as unknown as Source, ''));
+const anchorNode = new PdlObject(0);
+anchorNode.put('k', 0, { kind: 'null', offset: 0 });
+void anchorNode.map;
+keepClassAlive(anchorNode);
+
 const PRIMITIVES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string']);
 const TYPE_KEYWORDS = new Set(['record', 'enum', 'typeref', 'fixed', 'union', 'array', 'map']);
 const NAMED_KEYWORDS = new Set(['record', 'enum', 'typeref', 'fixed']);
 
 /** Every object node is built here, so each one may still take entries (`@a = {...}` then `@a.b = 1`). */
-function isMutable(node: JsonObject): node is MutableObject {
-  return node.map instanceof Map;
+function isMutable(node: JsonObject): node is PdlObject {
+  return node instanceof PdlObject;
 }
 
 /** The current token, for "expected ... but found ...". */

@@ -7,13 +7,20 @@
  *   (else it is written in full, as the reference's encoder does);
  * - a named type whose namespace (or package) differs from its surroundings is wrapped in a
  *   `{ namespace x ... }` scope;
- * - docs as `/** *\/` comments; properties as `@a.b.c = value` (a map with one key is written as a path);
+ * - docs as `/** *\/` comments; properties as `@a.b.c = value` (a map with one key is written as a path),
+ *   a union's too (the canonical JSON has no place for them: they are read from the schema itself);
  *   enum `symbolDocs`, `deprecatedSymbols` and `symbolProperties` on their symbols;
  * - identifiers that are PDL keywords are escaped in backticks; two-space indentation;
  * - an `error` record is written as a `record`: PDL has no `error` keyword (the reference's encoder does the
  *   same), so that one fact does not survive a trip through PDL.
  */
+import type { ArrayDataSchema } from '../array-schema';
 import type { DataSchema } from '../data-schema';
+import type { MapDataSchema } from '../map-schema';
+import type { RecordDataSchema } from '../record-schema';
+import type { TyperefDataSchema } from '../typeref-schema';
+import type { UnionDataSchema } from '../union-schema';
+import { dataToJson } from '../value-text';
 import { scanJson, type JsonNode, type JsonObject } from '../json-locations';
 import { inheritedPackage } from '../schema-names';
 import { KEYWORDS } from './pdl-lexer';
@@ -63,7 +70,7 @@ export function schemaToPdl(schema: DataSchema, options: SchemaPdlOptions = {}):
       : { inFull: options.inFull };
   const scanned = scanJson(schemaToJson(schema, json));
   const node = scanned.values[0]!;
-  return new PdlEncoder().document(node);
+  return new PdlEncoder().document(node, schema);
 }
 
 function obj(node: JsonNode): JsonObject | undefined {
@@ -100,7 +107,7 @@ function simpleOf(fullName: string): string {
 class PdlEncoder {
   #imports = new Map<string, string>();
 
-  document(node: JsonNode): string {
+  document(node: JsonNode, schema: DataSchema): string {
     const top = obj(node);
     const named = top !== undefined && typeof text(top, 'name') === 'string';
     const name = named ? text(top, 'name')! : '';
@@ -114,7 +121,7 @@ class PdlEncoder {
     const imports = [...this.#imports.values()].sort();
     for (const i of imports) out += `import ${pdlName(i)}\n`;
     if (imports.length > 0) out += '\n';
-    out += `${this.#type(node, { namespace, package: pkg ?? '' }, '', true)}\n`;
+    out += `${this.#type(node, schema, { namespace, package: pkg ?? '' }, '', true)}\n`;
     return out;
   }
 
@@ -172,20 +179,40 @@ class PdlEncoder {
     return pdlName(full);
   }
 
-  #type(node: JsonNode, scope: { namespace: string; package: string }, indent: string, top = false): string {
+  /**
+   * `schema` is the model of `node` (or undefined below a reference), for what the canonical JSON cannot
+   * hold: a union's properties.
+   */
+  #type(
+    node: JsonNode,
+    schema: DataSchema | undefined,
+    scope: { namespace: string; package: string },
+    indent: string,
+    top = false,
+  ): string {
     if (node.kind === 'string') return this.#reference(node.value, scope.namespace);
-    if (node.kind === 'array') return this.#union(node.items, scope, indent);
+    if (node.kind === 'array') return this.#union(node.items, schema as UnionDataSchema, scope, indent);
     const o = obj(node)!;
     const t = text(o, 'type') ?? '';
-    if (t === 'array')
-      return `${this.#props(o, new Set(['type', 'items']), ' ')}array[${this.#type(get(o, 'items')!, scope, indent)}]`;
-    if (t === 'map')
-      return `${this.#props(o, new Set(['type', 'values']), ' ')}map[string, ${this.#type(get(o, 'values')!, scope, indent)}]`;
+    if (t === 'array') {
+      const items = this.#type(get(o, 'items')!, (schema as ArrayDataSchema).getItems(), scope, indent);
+      return `${this.#props(o, new Set(['type', 'items']), ' ')}array[${items}]`;
+    }
+    if (t === 'map') {
+      const values = this.#type(get(o, 'values')!, (schema as MapDataSchema).getValues(), scope, indent);
+      return `${this.#props(o, new Set(['type', 'values']), ' ')}map[string, ${values}]`;
+    }
     if (PRIMITIVES.has(t)) return t;
-    return this.#named(o, scope, indent, top);
+    return this.#named(o, schema!, scope, indent, top);
   }
 
-  #named(o: JsonObject, scope: { namespace: string; package: string }, indent: string, top: boolean): string {
+  #named(
+    o: JsonObject,
+    schema: DataSchema,
+    scope: { namespace: string; package: string },
+    indent: string,
+    top: boolean,
+  ): string {
     const rawName = text(o, 'name')!;
     const namespace = rawName.includes('.')
       ? namespaceOf(rawName)
@@ -211,14 +238,15 @@ class PdlEncoder {
         body = `fixed ${name} ${json(get(o, 'size')!)}`;
         break;
       case 'typeref':
-        body = `typeref ${name} = ${this.#type(get(o, 'ref')!, inner, innerIndent)}`;
+        body = `typeref ${name} = ${this.#type(get(o, 'ref')!, (schema as TyperefDataSchema).getRef(), inner, innerIndent)}`;
         break;
       default: {
-        const fields = this.#fields(o, inner, innerIndent);
+        const record = schema as RecordDataSchema;
+        const fields = this.#fields(o, record, inner, innerIndent);
         const include = get(o, 'include');
         const includes =
           include?.kind === 'array' && include.items.length > 0
-            ? `includes ${include.items.map((i) => this.#type(i, inner, innerIndent)).join(', ')}`
+            ? `includes ${include.items.map((i, k) => this.#type(i, record.getInclude()[k], inner, innerIndent)).join(', ')}`
             : undefined;
         const fieldsFirst =
           includes !== undefined && o.map.get('fields')!.keyOffset < o.map.get('include')!.keyOffset;
@@ -236,11 +264,16 @@ class PdlEncoder {
     return `${open}${innerIndent}${head}${body}\n${indent}}`;
   }
 
-  #fields(o: JsonObject, scope: { namespace: string; package: string }, indent: string): string {
+  #fields(
+    o: JsonObject,
+    record: RecordDataSchema,
+    scope: { namespace: string; package: string },
+    indent: string,
+  ): string {
     const fields = get(o, 'fields');
     if (fields?.kind !== 'array' || fields.items.length === 0) return '{}';
     const inner = indent + INDENT;
-    const lines = fields.items.map((f) => {
+    const lines = fields.items.map((f, k) => {
       const fo = obj(f)!;
       let s = '';
       const doc = text(fo, 'doc');
@@ -248,7 +281,7 @@ class PdlEncoder {
       s += this.#props(fo, FIELD_ATTRIBUTES, `\n${inner}`);
       const optional = get(fo, 'optional');
       s += `${pdlIdentifier(text(fo, 'name')!)}: ${optional?.kind === 'boolean' && optional.value ? 'optional ' : ''}`;
-      s += this.#type(get(fo, 'type')!, scope, inner);
+      s += this.#type(get(fo, 'type')!, record.getOwnFields()[k]!.getType(), scope, inner);
       const dflt = get(fo, 'default');
       if (dflt !== undefined) s += ` = ${json(dflt)}`;
       return inner + s;
@@ -277,20 +310,31 @@ class PdlEncoder {
     return `{\n${lines.join('\n')}\n${indent}}`;
   }
 
-  #union(items: readonly JsonNode[], scope: { namespace: string; package: string }, indent: string): string {
+  #union(
+    items: readonly JsonNode[],
+    schema: UnionDataSchema,
+    scope: { namespace: string; package: string },
+    indent: string,
+  ): string {
+    const members = schema.getMembers();
+    const props = schema.getProperties().isEmpty()
+      ? ''
+      : this.#props(scanJson(dataToJson(schema.getProperties())).values[0] as JsonObject, new Set(), ' ');
     const aliased = items.some((i) => i.kind === 'object' && i.map.has('alias'));
-    if (!aliased) return `union[${items.map((i) => this.#type(i, scope, indent)).join(', ')}]`;
+    if (!aliased)
+      return `${props}union[${items.map((i, k) => this.#type(i, members[k]!.getType(), scope, indent)).join(', ')}]`;
     const inner = indent + INDENT;
-    const lines = items.map((i) => {
+    const lines = items.map((i, k) => {
+      const type = members[k]!.getType();
       const o = obj(i);
-      if (o === undefined || !o.map.has('alias')) return inner + this.#type(i, scope, inner);
+      if (o === undefined || !o.map.has('alias')) return inner + this.#type(i, type, scope, inner);
       let s = '';
       const doc = text(o, 'doc');
       if (doc !== undefined && doc !== '') s += docComment(doc, inner);
       s += this.#props(o, new Set(['alias', 'type', 'doc']), `\n${inner}`);
-      return `${inner}${s}${pdlIdentifier(text(o, 'alias')!)}: ${this.#type(get(o, 'type')!, scope, inner)}`;
+      return `${inner}${s}${pdlIdentifier(text(o, 'alias')!)}: ${this.#type(get(o, 'type')!, type, scope, inner)}`;
     });
-    return `union[\n${lines.join(',\n')}\n${indent}]`;
+    return `${props}union[\n${lines.join(',\n')}\n${indent}]`;
   }
 
   /** The properties of `o` (keys not in `skip`), each as `@path = value` followed by `sep`. */

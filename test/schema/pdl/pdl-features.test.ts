@@ -156,6 +156,42 @@ describe('PDL features, each against its .pdsc form', () => {
   });
 });
 
+describe('PDL union properties', () => {
+  // A union is a JSON array in .pdsc, so only PDL can give it properties; the model keeps them.
+  const TEXT = `namespace n
+record R {
+  u: @validate.custom = { "n": 1 } @a = "b" union[int, string]
+  v: optional @p union[x: int, y: long]
+  m: map[string, @q = 2 union[null, long]]
+  w: array[@r = [1] union[null, R]]
+}`;
+
+  it('keeps them on the union schema, sorted by key, and warns of nothing', () => {
+    const { schema, warnings } = parsePdlWithWarnings(TEXT, { file: 'R.pdl' });
+    expect(warnings).toEqual([]);
+    const u = (schema as RecordDataSchema).getField('u')!.getType();
+    expect([...u.getProperties().keys()]).toEqual(['a', 'validate']);
+    expect(u.getProperties().get('a')).toBe('b');
+  });
+
+  it('writes them back as PDL that reads equal, and they make schemas differ', () => {
+    const schema = parsePdl(TEXT);
+    const again = parsePdl(schemaToPdl(schema));
+    expect(again.equals(schema)).toBe(true);
+    expect(schemaToPdl(again)).toBe(schemaToPdl(schema));
+    expect(schemaToPdl(schema)).toContain('u: @a = "b" @validate.custom.n = 1 union[int, string]');
+    expect(parsePdl(TEXT.replace('@a = "b"', '@a = "c"')).equals(schema)).toBe(false);
+  });
+
+  it('refuses a property given twice on a union, at its place', () => {
+    const problems = schemaProblems(() =>
+      parsePdl('record R { u: @a = 1 @a = 2 union[int] }', { file: 'R.pdl' }),
+    );
+    expect(problems[0]).toMatchObject({ file: 'R.pdl', line: 1, column: 22 });
+    expect(problems[0]!.message).toMatch(/Property already defined: \[a\]/);
+  });
+});
+
 describe('PDL names and files', () => {
   it('resolves imports before the namespace, and refers across .pdl and .pdsc files', () => {
     const files: Record<string, string> = {

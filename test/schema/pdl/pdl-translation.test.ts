@@ -51,4 +51,20 @@ describe('PDL translation of schema trees', () => {
     expect(pdlFiles.map((f) => [f.target, f.text])).toEqual(firstFiles.map((f) => [f.target, f.text]));
     fs.rmSync(first.dir, { recursive: true, force: true });
   });
+
+  it('keeps union properties through .pdl -> .pdl, and refuses to lose them in .pdsc', () => {
+    const dir = writeTree([
+      { target: 'a/R.pdl', text: 'namespace a\nrecord R { u: map[string, @p = 1 union[int, S]] }\n' },
+      { target: 'a/S.pdl', text: 'namespace a\nrecord S {}\n' },
+    ]);
+    const { dir: again, resolver } = translate(dir, 'pdl');
+    const back = new SchemaResolver({ resolverPath: [again] });
+    back.parseDirectory(again);
+    expect(canonical(back)).toEqual(canonical(resolver));
+    expect(back.resolve('a.R').equals(resolver.resolve('a.R'))).toBe(true);
+    expect(() => translate(dir, 'pdsc')).toThrow(
+      /R\.pdl: the values of the type of field u of a\.R is a union with properties, which a \.pdsc file cannot hold/,
+    );
+    for (const d of [dir, again]) fs.rmSync(d, { recursive: true, force: true });
+  });
 });
