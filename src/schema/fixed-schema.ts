@@ -19,7 +19,7 @@ export class FixedDataSchema extends NamedDataSchema {
   declare readonly [STATE]: FixedState;
 
   constructor(init: FixedSchemaInit) {
-    const state: FixedState = { ...namedState(init), size: init.size };
+    const state: FixedState = Object.assign(namedState(init), { size: init.size });
     super(state);
   }
 
