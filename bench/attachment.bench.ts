@@ -12,6 +12,8 @@
  *    `node:http`), answering when B answered. Goal: ≥ 0.5× raw.
  * 3. Peak RSS growth of each server process during a transfer (max of `rss` sampled every 20 ms from inside
  *    the server, minus `rss` when the request arrived). Goal: < 64 MiB, i.e. independent of the size.
+ * 4. CPU time of each server process per transfer (reported, no goal): the hop's own cost, less disturbed
+ *    than wall time by other work on this shared machine.
  *
  * How: the harness measures synchronous functions, so, as in batch-finder.bench.ts, `suites()` spawns this
  * file as a *driver* (`--driver`), which is the load generator (the body is generated on the fly from one
@@ -54,6 +56,8 @@ const CASES = ['raw', 'svc', 'proxy'] as const;
 interface Growth {
   readonly rss: number;
   readonly held: number;
+  /** Not a growth: CPU time (user + system, the whole process) the request took, ms. */
+  readonly cpu: number;
 }
 
 /**
@@ -69,6 +73,7 @@ function trackRss(server: http.Server, growths: Growth[]): void {
   };
   server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     const before = { rss: process.memoryUsage.rss(), held: held() };
+    const cpu = process.cpuUsage();
     const peak = { ...before };
     const sample = (): void => {
       peak.rss = Math.max(peak.rss, process.memoryUsage.rss());
@@ -78,7 +83,12 @@ function trackRss(server: http.Server, growths: Growth[]): void {
     res.once('close', () => {
       clearInterval(timer);
       sample();
-      growths.push({ rss: peak.rss - before.rss, held: peak.held - before.held });
+      const used = process.cpuUsage(cpu);
+      growths.push({
+        rss: peak.rss - before.rss,
+        held: peak.held - before.held,
+        cpu: (used.user + used.system) / 1000,
+      });
     });
   });
 }
@@ -280,6 +290,8 @@ interface DriverResult {
   readonly rss: Record<'raw' | 'svc' | 'proxyA' | 'proxyB', number[]>;
   /** The same, of V8 heap used + ArrayBuffers. */
   readonly held: Record<'raw' | 'svc' | 'proxyA' | 'proxyB', number[]>;
+  /** The same, CPU ms of the server process per measured transfer. */
+  readonly cpu: Record<'raw' | 'svc' | 'proxyA' | 'proxyB', number[]>;
 }
 
 async function runDriver(): Promise<void> {
@@ -314,7 +326,8 @@ async function runDriver(): Promise<void> {
     });
     const rss = pick('rss');
     const held = pick('held');
-    process.stdout.write(`${JSON.stringify({ ms, rss, held } satisfies DriverResult)}\n`);
+    const cpu = pick('cpu');
+    process.stdout.write(`${JSON.stringify({ ms, rss, held, cpu } satisfies DriverResult)}\n`);
   } finally {
     await Promise.all(
       children.map(
@@ -369,6 +382,7 @@ function throughputSuite(r: DriverResult): Suite {
     notes: [
       `${ROUNDS} transfers of ${ATTACHMENT_BYTES / MIB} MiB per case (order rotated) after one ${WARMUP_BYTES / MIB} MiB warmup each; body generated on the fly in ${CHUNK_BYTES / 1024} KiB chunks (one reused buffer) by encodeRelated in the driver process; each server in its own process`,
       `GB/s per transfer (1 GB = 10⁹ bytes): raw ${fmt(tp('raw'))}; framework ${fmt(tp('svc'))}; proxy ${fmt(tp('proxy'))}`,
+      `server CPU per transfer, ms (user + system of the whole process; on a shared machine less noisy than wall time, and the proxy hop's cost shows in proxyA): ${(['raw', 'svc', 'proxyA', 'proxyB'] as const).map((k) => `${k} ${r.cpu[k].map((x) => x.toFixed(0)).join('/')}`).join('; ')}`,
       `goal: framework ≥ 0.70× raw: ${verdict(svc / raw >= 0.7)} at ${(svc / raw).toFixed(2)}× [rounds ${spread('svc')}]`,
       `goal: one-hop proxy ≥ 0.50× raw: ${verdict(proxy / raw >= 0.5)} at ${(proxy / raw).toFixed(2)}× [rounds ${spread('proxy')}]`,
       'the proxy case runs three busy processes (client, A, B) on this machine’s cores: on 2 cores they share them, so its ratio understates a deployment where the hops have their own machines',

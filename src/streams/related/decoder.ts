@@ -246,10 +246,11 @@ export function decodeRelated(
 
 /**
  * One attachment part as a pull channel. The part stream flows into a small queue of its own chunks (no
- * copies) and is paused only once the queue holds `queueBytes`, not after every chunk: the pieces one socket
- * read yields (a chunked upload splits each read at its chunk headers) are handed on in the same tick, so a
- * forwarding hop writes them to its socket in one `writev`, and a consumer reading from the queue costs no
- * pause/resume round trip per chunk. A request made while a chunk is being delivered (a consumer asking
+ * copies) and is paused only once the queue holds `queueBytes`, not after every chunk: pieces are handed on
+ * as they arrive, and a consumer reading from the queue costs no pause/resume round trip per chunk. (Node's
+ * HTTP parser gives the pieces of one socket read, split at the chunk headers of a chunked upload, from
+ * separate callbacks, with the tick queue run between them: a forwarding hop gathers them per turn of the
+ * event loop in its transport, `nodeHttpFetch`.) A request made while a chunk is being delivered (a consumer asking
  * again from inside its callback) is served by the loop that delivers, not by recursion, so a part split
  * into many tiny chunks never grows the stack.
  */
