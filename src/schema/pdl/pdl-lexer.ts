@@ -54,6 +54,7 @@ export const AT = 0x40;
 export const COLON = 0x3a;
 export const DOT = 0x2e;
 export const EQUALS = 0x3d;
+export const QUESTION = 0x3f;
 
 // Char classes of the ASCII chars, looked up once per char instead of a chain of comparisons.
 const ID_START = 1;
@@ -68,7 +69,7 @@ for (let c = 0; c < 128; c++) {
 }
 // Commas are whitespace in the grammar.
 for (const c of [0x20, 0x0a, 0x2c, 0x09, 0x0d, 0x0c]) CLASS[c] = SPACE;
-for (const c of '{}[]()@:.=') CLASS[c.charCodeAt(0)] = PUNCT;
+for (const c of '{}[]()@:.=?') CLASS[c.charCodeAt(0)] = PUNCT;
 
 /** The class bits of char code `c` (0 for NaN past the end and for non-ASCII). */
 function charClass(c: number): number {

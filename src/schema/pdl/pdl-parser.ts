@@ -42,6 +42,7 @@ import {
   COLON,
   DOT,
   EQUALS,
+  QUESTION,
   KEYWORDS,
   LBRACE,
   LBRACKET,
@@ -477,6 +478,12 @@ class PdlTextParser {
     }
     const type = this.#typeAssignment();
     obj.put('type', type.offset, type);
+    // `name: Type?` is the first PDL grammar's spelling of `name: optional Type` (still in older trees)
+    if (lx.is(QUESTION)) {
+      if (optional >= 0) this.#fail(`"=" or the next field ("?" repeats "optional" on the field "${name}")`);
+      optional = lx.offset;
+      lx.next();
+    }
     if (optional >= 0) obj.put('optional', optional, { kind: 'boolean', offset: optional, value: true });
     if (doc !== undefined) obj.put('doc', docOffset, str(doc, docOffset));
     if (lx.is(EQUALS)) {

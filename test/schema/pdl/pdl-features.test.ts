@@ -55,6 +55,14 @@ const FEATURES: readonly Feature[] = [
       {"name":"i","type":"float","default":-2e3}]}`,
   },
   {
+    name: "optional fields in the first grammar's spelling (Type?)",
+    pdl: 'record Q { a: int?, b: array[string]? = [], c: Q? }',
+    pdsc: `{"type":"record","name":"Q","fields":[
+      {"name":"a","type":"int","optional":true},
+      {"name":"b","type":{"type":"array","items":"string"},"optional":true,"default":[]},
+      {"name":"c","type":"Q","optional":true}]}`,
+  },
+  {
     name: 'an enum with symbol docs, deprecated symbols and symbol properties',
     pdl: `/** Colours. */
     enum Color {
@@ -271,6 +279,13 @@ const BAD: readonly Bad[] = [
     line: 1,
     column: 14,
     message: /expected ":" after the field name "f"/,
+  },
+  {
+    rule: 'both spellings of optional on one field',
+    text: 'record R { f: optional int? }',
+    line: 1,
+    column: 27,
+    message: /expected "=" or the next field \("\?" repeats "optional" on the field "f"\) but found "\?"/,
   },
   {
     rule: 'an unclosed record',
