@@ -153,6 +153,8 @@ class Encoder {
 
   keyTypeOf(key: KeyType<unknown>): string {
     const spec = key.spec as { kind: string; type?: unknown };
+    const valueType = (key as { valueType?: unknown }).valueType;
+    if (spec.kind === 'simple' && isValueType(valueType)) return this.valueTypeOf(valueType);
     if (spec.kind === 'simple') {
       const t = spec.type;
       return typeof t === 'string' ? t : this.typeOf(t as DataSchema);
@@ -241,6 +243,10 @@ class Encoder {
       ...optionalDoc(a),
       ...this.params(def.params, { ...at, method: `${label} '${name}'` }, 'body'),
       ...(isValueType(returns) ? { returns: this.valueTypeOf(returns) } : {}),
+      // kept when an interface imported from a Java service's IDL carries them
+      ...(Array.isArray(def.throws) && def.throws.every((t) => typeof t === 'string') && def.throws.length > 0
+        ? { throws: [...(def.throws)] }
+        : {}),
     };
   }
 

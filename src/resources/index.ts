@@ -35,6 +35,7 @@ export {
   arrayOf,
   mapOf,
   dataOf,
+  typerefOf,
   type SchemaSource,
   isValueType,
 } from './value-types';

@@ -75,6 +75,8 @@ import type { RecordClass, ValueType } from './value-types';
 /** What an interface holds for a plain method (get, create, ...): its documentation, if any. */
 export interface MethodSpec {
   readonly doc?: string;
+  /** Marks the method deprecated in the interface description (`true`, or the reason). */
+  readonly deprecated?: boolean | string;
 }
 
 /** A finder (or a get_all with parameters) without its handler. */
@@ -87,6 +89,7 @@ export interface FinderInterface<
   readonly paging: PagingSpec;
   readonly metadata: RecordClass<M> | undefined;
   readonly doc?: string | undefined;
+  readonly deprecated?: boolean | string;
 }
 
 /** A batch finder without its handler. */
@@ -101,6 +104,7 @@ export interface BatchFinderInterface<
   readonly metadata: RecordClass<M> | undefined;
   readonly maxBatchSize: number | undefined;
   readonly doc?: string | undefined;
+  readonly deprecated?: boolean | string;
 }
 
 /** An action (collection- or entity-level) without its handler. */
@@ -110,10 +114,26 @@ export interface ActionInterface<P extends ParamSpecs = ParamSpecs, R = unknown>
   /** The return type; undefined for a void action. */
   readonly returns: ValueType<R> | undefined;
   readonly doc?: string | undefined;
+  /** The action changes nothing (the IDL's `readOnly`). */
+  readonly readOnly?: boolean;
+  readonly deprecated?: boolean | string;
+  /** Exception classes the IDL lists for the action (`throws`), kept for Java tools; Svc ignores them. */
+  readonly throws?: readonly string[];
 }
 
 function withDoc(doc: string | undefined): { readonly doc?: string } {
   return doc === undefined ? {} : { doc };
+}
+
+/** The optional marks of a spec, copied only when given (so that specs compare as before). */
+function marks(spec: { readonly deprecated?: boolean | string; readonly readOnly?: boolean }): {
+  readonly deprecated?: boolean | string;
+  readonly readOnly?: boolean;
+} {
+  return {
+    ...(spec.deprecated === undefined || spec.deprecated === false ? {} : { deprecated: spec.deprecated }),
+    ...(spec.readOnly === true ? { readOnly: true } : {}),
+  };
 }
 
 /**
@@ -134,6 +154,7 @@ export function finderSpec<
     readonly paging?: PagingSpec;
     readonly metadata?: RecordClass<M>;
     readonly doc?: string;
+    readonly deprecated?: boolean | string;
   } = {},
 ): FinderInterface<P, M> {
   return Object.freeze({
@@ -142,6 +163,7 @@ export function finderSpec<
     paging: spec.paging ?? false,
     metadata: spec.metadata,
     ...withDoc(spec.doc),
+    ...marks(spec),
   });
 }
 
@@ -156,6 +178,7 @@ export function batchFinderSpec<const P extends ParamSpecs, M extends RecordTemp
   readonly metadata?: RecordClass<M>;
   readonly maxBatchSize?: number;
   readonly doc?: string;
+  readonly deprecated?: boolean | string;
 }): BatchFinderInterface<P, M> {
   return Object.freeze({
     kind: 'batchFinder' as const,
@@ -165,6 +188,7 @@ export function batchFinderSpec<const P extends ParamSpecs, M extends RecordTemp
     metadata: spec.metadata,
     maxBatchSize: spec.maxBatchSize,
     ...withDoc(spec.doc),
+    ...marks(spec),
   });
 }
 
@@ -178,13 +202,24 @@ export function batchFinderSpec<const P extends ParamSpecs, M extends RecordTemp
  * ```
  */
 export function actionSpec<const P extends ParamSpecs = Record<never, never>, R = void>(
-  spec: { readonly params?: P; readonly returns?: ValueType<R>; readonly doc?: string } = {},
+  spec: {
+    readonly params?: P;
+    readonly returns?: ValueType<R>;
+    readonly doc?: string;
+    readonly readOnly?: boolean;
+    readonly deprecated?: boolean | string;
+    readonly throws?: readonly string[];
+  } = {},
 ): ActionInterface<P, R> {
   return Object.freeze({
     kind: 'action' as const,
     params: spec.params ?? ({} as P),
     returns: spec.returns,
     ...withDoc(spec.doc),
+    ...marks(spec),
+    ...(spec.throws === undefined || spec.throws.length === 0
+      ? {}
+      : { throws: Object.freeze([...spec.throws]) }),
   });
 }
 
@@ -312,6 +347,8 @@ interface InterfaceInputBase<V extends RecordTemplate> {
   readonly value: RecordClass<V>;
   /** Child resources' interfaces: `/photos/{id}/comments`. */
   readonly subresources?: readonly ResourceInterface[];
+  /** Marks the resource deprecated in the interface description (`true`, or the reason). */
+  readonly deprecated?: boolean | string;
 }
 
 /** The input of {@link collectionInterface}. */
@@ -397,6 +434,7 @@ function base<V extends RecordTemplate>(input: InterfaceInputBase<V>) {
     doc: input.doc,
     value: input.value,
     subresources: Object.freeze([...(input.subresources ?? [])]),
+    ...marks(input),
   };
 }
 

@@ -86,6 +86,8 @@ export function simpleKey<T extends SimpleKey>(type: ValueType<T>): KeyType<T> {
   return Object.freeze({
     kind: 'simple' as const,
     typeName: type.typeName,
+    /** The value type the key was made from (the IDL writes its schema: a typeref keeps its name). */
+    valueType: type,
     spec: { kind: 'simple', type: part } as const,
     fromProtocol: keyAsIs as (key: ResourceKey) => T,
     toProtocol: keyAsIs,

@@ -133,7 +133,8 @@ export const BYTES: ValueType<ByteString> = primitive(
 /** The protocol key-part type of a value type, when it can be a simple key or key part. */
 export function keyPartTypeOf(type: ValueType<unknown>): KeyPartType | undefined {
   if (type.kind === 'primitive') return (type as { keyPartType?: KeyPartType }).keyPartType;
-  if (type.kind === 'enum') return type.schema();
+  // an enum named by a typeref (typerefOf) gives the typeref's schema: the key part is the enum itself
+  if (type.kind === 'enum') return type.schema().getDereferencedSchema();
   return undefined;
 }
 
@@ -247,6 +248,24 @@ export function mapOf<T>(values: ValueType<T>): ValueType<Readonly<Record<string
       return map;
     },
   });
+}
+
+/**
+ * A type named by a typeref (`typerefOf(Sku, STRING)`, with `Sku` the generated typeref constant): values,
+ * coercion and key use are the named type's; the schema is the typeref's, so that the interface description
+ * names the typeref, as the service it was written for does.
+ */
+export function typerefOf<T>(typeref: { schema(): DataSchema }, type: ValueType<T>): ValueType<T> {
+  if (!isValueType(type)) throw new TypeError('typerefOf takes the typeref and the value type it names');
+  const schema = lazy(() => typeref.schema());
+  // the named type's members (coercion, key part type, items...) with the typeref's schema and name
+  const members = Object.getOwnPropertyDescriptors(type) as PropertyDescriptorMap;
+  members.schema = { value: schema, enumerable: true };
+  members.typeName = {
+    get: () => (schema() as unknown as { getName(): string }).getName(),
+    enumerable: true,
+  };
+  return Object.freeze(Object.defineProperties({}, members) as ValueType<T>);
 }
 
 /** Something that gives a schema: a generated class (union, fixed, record, ...) or a schema itself. */

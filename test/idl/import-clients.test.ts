@@ -8,6 +8,8 @@
  * and the example's export are imported too. This file is type-checked under the repository's strict
  * settings, so every call below is checked against the generated types.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import fastify, { type FastifyInstance } from 'fastify';
 import {
   ByteString,
@@ -16,10 +18,12 @@ import {
   createResourceClient,
   exportResource,
   implement,
+  type ResourceSchema,
   simple,
   action,
   svcPlugin,
 } from '../../src';
+import { compareSnapshots } from '../../src/idl/compat';
 import { createExampleApp } from '../../examples/app';
 import { adminInterface } from '../generated/idl-shop/com/example/shop/admin.interface';
 import { productReviewsInterface } from '../generated/idl-shop/com/example/shop/productReviews.interface';
@@ -290,6 +294,33 @@ describe('hand-written Rest.li IDL, imported, served and called', () => {
     expect((await c.settings.sub(settingsProfilesInterface).get(3)).entity.getDisplayName()).toBe(
       'profile 3',
     );
+  });
+
+  it('re-exports every imported interface as the IDL it came from, with no breaking change', () => {
+    const dir = path.join(__dirname, 'fixtures/import');
+    const imported = {
+      products: productsInterface,
+      stores: storesInterface,
+      warehouses: warehousesInterface,
+      productReviews: productReviewsInterface,
+      settings: settingsInterface,
+      admin: adminInterface,
+    };
+    const breaking: string[] = [];
+    for (const [name, iface] of Object.entries(imported)) {
+      const file = path.join(dir, 'idl', `com.example.shop.${name}.restspec.json`);
+      const original = JSON.parse(fs.readFileSync(file, 'utf8')) as ResourceSchema;
+      const { changes } = compareSnapshots(
+        { schema: original },
+        { schema: exportResource(iface).schema },
+        { resolverPath: [path.join(dir, 'pegasus')] },
+      );
+      for (const c of changes) if (c.class === 'breaking') breaking.push(`${c.path}: ${c.message}`);
+    }
+    // the one difference: Rest.li names a Java class converting alternative keys, Svc the resource's own
+    expect(breaking).toEqual([
+      '/products/collection/alternativeKeys/sku/keyCoercer: Current value "svc:products.sku" does not match the previous value "com.example.shop.server.SkuCoercer"',
+    ]);
   });
 
   it('exports an imported interface back to the IDL it came from', () => {

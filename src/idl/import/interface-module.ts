@@ -60,6 +60,16 @@ function constName(chain: readonly string[]): string {
   return `${safe}Interface`;
 }
 
+/** `deprecated: true` (or its reason) for what the IDL annotates `deprecated`. */
+function deprecatedEntry(x: {
+  readonly annotations?: Readonly<Record<string, unknown>>;
+}): [string, string][] {
+  const d = x.annotations?.deprecated;
+  if (d === undefined) return [];
+  const reason = (d as { doc?: unknown }).doc;
+  return [['deprecated', typeof reason === 'string' && reason !== '' ? quote(reason) : 'true']];
+}
+
 function key(name: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name);
 }
@@ -163,6 +173,7 @@ export function interfaceModule(source: IdlResourceSource, ctx: ModuleContext): 
     const entries: [string, string][] = [['name', quote(r.name)]];
     if (r.namespace !== undefined && r.namespace !== '') entries.push(['namespace', quote(r.namespace)]);
     if (r.doc !== undefined && r.doc !== '') entries.push(['doc', quote(r.doc)]);
+    if (kind !== 'actionsSet') entries.push(...deprecatedEntry(r));
     if (r.entityType === 'UNSTRUCTURED_DATA')
       ctx.warn(
         source.file,
@@ -255,7 +266,11 @@ class KindEmitter {
   /** A simple key type: the key constants for int, long and string, `simpleKey(...)` otherwise. */
   #simpleKey(schema: DataSchema, path: string): string {
     const target = schema.getType() === 'TYPEREF' ? schema.getDereferencedSchema() : schema;
-    const constant = { INT: 'INT_KEY', LONG: 'LONG_KEY', STRING: 'STRING_KEY' }[target.getType() as string];
+    // a typeref'd key keeps its typeref (simpleKey(typerefOf(...))), so an exported IDL names it
+    const constant =
+      schema === target
+        ? { INT: 'INT_KEY', LONG: 'LONG_KEY', STRING: 'STRING_KEY' }[target.getType() as string]
+        : undefined;
     if (constant !== undefined) return this.code.rt(constant);
     if (!target.isPrimitive() && target.getType() !== 'ENUM')
       throw new IdlImportError(
@@ -263,7 +278,7 @@ class KindEmitter {
         this.at + path,
         `a ${target.getType().toLowerCase()} cannot be a simple key`,
       );
-    return `${this.code.rt('simpleKey')}(${this.code.of(target, this.#site(path))})`;
+    return `${this.code.rt('simpleKey')}(${this.code.of(schema, this.#site(path))})`;
   }
 
   identifierKey(identifier: unknown): string {
@@ -300,7 +315,7 @@ class KindEmitter {
           this.at + path,
           'an association key part must be a primitive or an enum',
         );
-      const expr = this.code.of(target, this.#site(path));
+      const expr = this.code.of(schema, this.#site(path));
       this.#assocParts.set(p.name, expr);
       return [p.name, expr];
     });
@@ -336,8 +351,12 @@ class KindEmitter {
       }
       const found = byName.get(method);
       const spec = found?.m;
-      const docEntry: [string, string][] =
-        spec?.doc !== undefined && spec.doc !== '' ? [['doc', quote(spec.doc)]] : [];
+      const docEntry: [string, string][] = [
+        ...(spec?.doc !== undefined && spec.doc !== ''
+          ? ([['doc', quote(spec.doc)]] as [string, string][])
+          : []),
+        ...(spec === undefined ? [] : deprecatedEntry(spec)),
+      ];
       if (
         method === 'get_all' &&
         spec !== undefined &&
@@ -405,6 +424,7 @@ class KindEmitter {
     if (f.pagingSupported === true) entries.push(['paging', 'true']);
     entries.push(...this.#metadata(f, path));
     if (f.doc !== undefined && f.doc !== '') entries.push(['doc', quote(f.doc)]);
+    entries.push(...deprecatedEntry(f));
     return `${this.code.rt('finderSpec')}(${obj(entries, '    ')})`;
   }
 
@@ -448,6 +468,7 @@ class KindEmitter {
         entries.push(...this.#metadata(f, path));
         if (f.maxBatchSize !== undefined) entries.push(['maxBatchSize', String(f.maxBatchSize.value)]);
         if (f.doc !== undefined && f.doc !== '') entries.push(['doc', quote(f.doc)]);
+        entries.push(...deprecatedEntry(f));
         return [f.name ?? '', `${this.code.rt('batchFinderSpec')}(${obj(entries, '    ')})`] as [
           string,
           string,
@@ -473,6 +494,10 @@ class KindEmitter {
             ),
           ]);
         if (a.doc !== undefined && a.doc !== '') entries.push(['doc', quote(a.doc)]);
+        if (a.readOnly === true) entries.push(['readOnly', 'true']);
+        if (a.throws !== undefined && a.throws.length > 0)
+          entries.push(['throws', `[${a.throws.map((t) => quote(t)).join(', ')}]`]);
+        entries.push(...deprecatedEntry(a));
         return [a.name, `${this.code.rt('actionSpec')}(${obj(entries, '    ')})`] as [string, string];
       }),
       '  ',

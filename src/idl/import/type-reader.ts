@@ -148,10 +148,15 @@ export class ValueTypeCode {
       case 'MAP':
         return `${this.rt('mapOf')}(${this.of((schema as MapDataSchema).getValues(), site)})`;
       case 'TYPEREF': {
-        const target = (schema as TyperefDataSchema).getDereferencedSchema();
-        if (target.getType() === 'UNION')
-          return `${this.rt('dataOf')}(${this.cls(schema as NamedDataSchema)})`;
-        return this.of(target, site);
+        // the typeref's generated constant carries its schema: the type keeps its name in an exported IDL
+        const typeref = schema as TyperefDataSchema;
+        const target = typeref.getDereferencedSchema();
+        if (target.getType() === 'UNION') {
+          // the union's class is named after the typeref and carries it (TYPEREF_INFO)
+          const cls = this.cls(typeref);
+          return `${this.rt('typerefOf')}(${cls}.TYPEREF_INFO, ${this.rt('dataOf')}(${cls}))`;
+        }
+        return `${this.rt('typerefOf')}(${this.cls(typeref)}, ${this.of(typeref.getRef(), site)})`;
       }
       default:
         throw new IdlImportError(
