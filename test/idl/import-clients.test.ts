@@ -62,6 +62,16 @@ function baseUrlOf(app: FastifyInstance): string {
   return `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
 }
 
+/** The imported interfaces, by the name of the restspec each came from (and the client property). */
+const SHOP_INTERFACES = {
+  products: productsInterface,
+  stores: storesInterface,
+  warehouses: warehousesInterface,
+  productReviews: productReviewsInterface,
+  settings: settingsInterface,
+  admin: adminInterface,
+} as const;
+
 const product = (name: string, kind: ProductKind, cents: number): Product =>
   new Product().setName(name).setKind(kind).setPrice(new Money().setCents(cents));
 
@@ -190,18 +200,7 @@ describe('hand-written Rest.li IDL, imported, served and called', () => {
     await app.close();
   });
 
-  const api = () =>
-    createResourceClient(
-      { baseUrl: baseUrlOf(app) },
-      {
-        products: productsInterface,
-        stores: storesInterface,
-        warehouses: warehousesInterface,
-        productReviews: productReviewsInterface,
-        settings: settingsInterface,
-        admin: adminInterface,
-      },
-    );
+  const api = () => createResourceClient({ baseUrl: baseUrlOf(app) }, SHOP_INTERFACES);
 
   it('calls a collection: get, batch get, create, get_all with metadata, the alternative key', async () => {
     const c = api();
@@ -298,16 +297,8 @@ describe('hand-written Rest.li IDL, imported, served and called', () => {
 
   it('re-exports every imported interface as the IDL it came from, with no breaking change', () => {
     const dir = path.join(__dirname, 'fixtures/import');
-    const imported = {
-      products: productsInterface,
-      stores: storesInterface,
-      warehouses: warehousesInterface,
-      productReviews: productReviewsInterface,
-      settings: settingsInterface,
-      admin: adminInterface,
-    };
     const breaking: string[] = [];
-    for (const [name, iface] of Object.entries(imported)) {
+    for (const [name, iface] of Object.entries(SHOP_INTERFACES)) {
       const file = path.join(dir, 'idl', `com.example.shop.${name}.restspec.json`);
       const original = JSON.parse(fs.readFileSync(file, 'utf8')) as ResourceSchema;
       const { changes } = compareSnapshots(
