@@ -107,7 +107,7 @@ export function generateTemplatesFromSchemas(
   schemas: readonly DataSchema[],
   options: GenerateSchemasOptions = {},
 ): GeneratedFile[] {
-  return planTemplates(schemas, options).files;
+  return withDirectoryIndexes(planTemplates(schemas, options).classFiles, options.importExtension ?? '');
 }
 
 /** Where the class of a named schema is: its file (output-tree path without extension) and its name. */
@@ -116,9 +116,12 @@ export interface GeneratedClassRef {
   readonly name: string;
 }
 
-/** The files of a generation, and where each named schema's class went (for code that imports them). */
+/**
+ * The class files of a generation (no directory indexes: {@link withDirectoryIndexes} adds them once every
+ * module of the tree is known), and where each named schema's class went (for code that imports them).
+ */
 export interface TemplatePlan {
-  readonly files: GeneratedFile[];
+  readonly classFiles: GeneratedFile[];
   /** The generated class of a named schema given to (or referenced by) the generation. */
   classOf(schema: NamedDataSchema): GeneratedClassRef;
 }
@@ -139,28 +142,15 @@ export function planTemplates(
   for (const schema of schemas) builder.add(schema);
   const runtimeModule = options.runtimeModule ?? DEFAULT_RUNTIME_MODULE;
   const importExtension = options.importExtension ?? '';
-  const out: GeneratedFile[] = [];
-  const dirs = new Map<string, string[]>();
+  const classFiles: GeneratedFile[] = [];
   for (const model of builder.files().values()) {
-    out.push({
+    classFiles.push({
       path: `${model.path}.ts`,
       text: emitFile(model, { runtimeModule, importExtension, fileOf: (s) => builder.fileOf(s) }),
     });
-    const slash = model.path.lastIndexOf('/');
-    const dir = slash < 0 ? '' : model.path.slice(0, slash);
-    const list = dirs.get(dir) ?? [];
-    list.push(model.path.slice(slash + 1));
-    dirs.set(dir, list);
-  }
-  for (const [dir, modules] of dirs) {
-    if (modules.includes('index')) continue; // a class named `index` takes the place of the package index
-    out.push({
-      path: dir === '' ? 'index.ts' : `${dir}/index.ts`,
-      text: emitIndex([...modules].sort(compare), importExtension),
-    });
   }
   return {
-    files: out.sort((a, b) => compare(a.path, b.path)),
+    classFiles,
     classOf(schema: NamedDataSchema): GeneratedClassRef {
       const file = builder.fileOf(schema);
       const first = file.classes[0];
@@ -168,6 +158,33 @@ export function planTemplates(
       return { path: file.path, name: first.name };
     },
   };
+}
+
+/**
+ * `files` plus an `index.ts` per directory re-exporting its modules, sorted by path. A module named `index`
+ * (a class called so) takes the place of its directory's index.
+ */
+export function withDirectoryIndexes(
+  files: readonly GeneratedFile[],
+  importExtension: string,
+): GeneratedFile[] {
+  const dirs = new Map<string, string[]>();
+  for (const f of files) {
+    const slash = f.path.lastIndexOf('/');
+    const dir = slash < 0 ? '' : f.path.slice(0, slash);
+    const list = dirs.get(dir) ?? [];
+    list.push(f.path.slice(slash + 1).replace(/\.ts$/, ''));
+    dirs.set(dir, list);
+  }
+  const out = [...files];
+  for (const [dir, modules] of dirs) {
+    if (modules.includes('index')) continue;
+    out.push({
+      path: dir === '' ? 'index.ts' : `${dir}/index.ts`,
+      text: emitIndex([...modules].sort(compare), importExtension),
+    });
+  }
+  return out.sort((a, b) => compare(a.path, b.path));
 }
 
 /** Where a named schema came from, for the header: its file relative to the first root containing it. */

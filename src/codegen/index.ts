@@ -6,6 +6,7 @@ export {
   generateTemplates,
   generateTemplatesFromSchemas,
   planTemplates,
+  withDirectoryIndexes,
   type TemplatePlan,
   type GeneratedClassRef,
   DEFAULT_RUNTIME_MODULE,

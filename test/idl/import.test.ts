@@ -217,6 +217,23 @@ describe('bad IDL', () => {
     ]);
   });
 
+  it('passes over query parameters of methods other than get_all, reading their types', () => {
+    const r = products();
+    const methods = (r.collection as { methods: { method: string; parameters?: unknown[] }[] }).methods;
+    methods.find((m) => m.method === 'get')!.parameters = [
+      { name: 'locale', type: 'com.example.shop.Profile' },
+    ];
+    const { warnings, files } = importOne(write('p.restspec.json', r));
+    expect(warnings.map((w) => `${w.path}: ${w.message}`)).toContain(
+      "/collection/methods/1/parameters: the parameters of get have no place in Svc's method specs: passed over",
+    );
+    expect(files.map((f) => f.path)).toContain('com/example/shop/Profile.ts');
+    methods.find((m) => m.method === 'get')!.parameters = [{ name: 'locale', type: 'com.example.Nowhere' }];
+    expect(() => importOne(write('q.restspec.json', r))).toThrow(
+      /\/collection\/methods\/1\/parameters\/0\/type: the type com\.example\.Nowhere cannot be read/,
+    );
+  });
+
   it('says on the command line what is wrong and exits non-zero', () => {
     const file = write('x.restspec.json', '[1, 2');
     const r = svc('generate', '--idl', file, path.join(dir, 'out'));

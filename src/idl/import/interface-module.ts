@@ -80,56 +80,6 @@ function obj(entries: readonly [string, string][], indent: string): string {
   return `{\n${entries.map(([k, v]) => `${inner}${key(k)}: ${v},\n`).join('')}${indent}}`;
 }
 
-/** Every type text of a resource tree, read once so that the templates of their schemas are generated. */
-export function readResourceTypes(source: IdlResourceSource, reader: TypeReader): void {
-  const visit = (r: ResourceSchema, at: string): void => {
-    const site = (path: string): TypeSite => ({ file: source.file, path: at + path });
-    if (r.schema !== undefined) reader.read(r.schema, site('/schema'));
-    const kind = resourceKind(r);
-    if (kind === undefined) return;
-    const body = r[kind] as {
-      identifier?: unknown;
-      assocKeys?: readonly { type: string }[];
-      alternativeKeys?: readonly { type: string }[];
-      methods?: readonly RestMethodSchema[];
-      finders?: readonly FinderSchema[];
-      batchFinders?: readonly BatchFinderSchema[];
-      actions?: readonly ActionSchema[];
-      entity?: { actions?: readonly ActionSchema[]; subresources?: readonly ResourceSchema[] };
-    };
-    const params = (list: readonly ParameterSchema[] | undefined, path: string): void =>
-      list?.forEach((p, i) => reader.read(paramTypeText(p), site(`${path}/parameters/${i}/type`)));
-    const id = body.identifier;
-    if (typeof id === 'object' && id !== null) {
-      const { type, params: p } = id as { type: string; params?: string };
-      reader.read(type, site(`/${kind}/identifier/type`));
-      if (p !== undefined) readOptional(reader, p, site(`/${kind}/identifier/params`));
-    }
-    body.assocKeys?.forEach((k, i) => reader.read(k.type, site(`/${kind}/assocKeys/${i}/type`)));
-    body.alternativeKeys?.forEach((k, i) => reader.read(k.type, site(`/${kind}/alternativeKeys/${i}/type`)));
-    body.methods?.forEach((m, i) => {
-      params(m.parameters, `/${kind}/methods/${i}`);
-      if (m.metadata !== undefined) reader.read(m.metadata.type, site(`/${kind}/methods/${i}/metadata/type`));
-    });
-    for (const group of ['finders', 'batchFinders'] as const) {
-      body[group]?.forEach((f, i) => {
-        params(f.parameters, `/${kind}/${group}/${i}`);
-        if (f.metadata !== undefined)
-          reader.read(f.metadata.type, site(`/${kind}/${group}/${i}/metadata/type`));
-      });
-    }
-    const actions = (list: readonly ActionSchema[] | undefined, path: string): void =>
-      list?.forEach((a, i) => {
-        params(a.parameters, `${path}/${i}`);
-        if (a.returns !== undefined) reader.read(a.returns, site(`${path}/${i}/returns`));
-      });
-    actions(body.actions, `/${kind}/actions`);
-    actions(body.entity?.actions, `/${kind}/entity/actions`);
-    body.entity?.subresources?.forEach((s, i) => visit(s, `${at}/${kind}/entity/subresources/${i}`));
-  };
-  visit(source.resource, '');
-}
-
 /** The complex key's params record, which Rest.li names `EmptyRecord` when the key has none. */
 function readOptional(reader: TypeReader, type: string, site: TypeSite): DataSchema | undefined {
   try {
@@ -363,9 +313,29 @@ class KindEmitter {
         ((spec.parameters ?? []).length > 0 || spec.metadata !== undefined)
       ) {
         entries.push([property, this.#finderSpec(spec, `/methods/${found!.i}`)]);
-      } else entries.push([property, obj(docEntry, '    ')]);
+      } else {
+        entries.push([property, obj(docEntry, '    ')]);
+        if (spec !== undefined && (spec.parameters ?? []).length > 0) this.#passOverParams(spec, found!.i);
+      }
     });
     return obj(entries, '  ');
+  }
+
+  /**
+   * Query parameters of a method other than get_all (Rest.li allows them on `get`, ...) have no place in a
+   * method spec: their types are still read (a type that names nothing is an error, as elsewhere), then
+   * passed over with a warning.
+   */
+  #passOverParams(spec: RestMethodSchema, index: number): void {
+    const path = `/methods/${index}/parameters`;
+    spec.parameters!.forEach((p, i) =>
+      this.ctx.reader.read(paramTypeText(p), this.#site(`${path}/${i}/type`)),
+    );
+    this.ctx.warn(
+      this.file,
+      this.at + path,
+      `the parameters of ${spec.method} have no place in Svc's method specs: passed over`,
+    );
   }
 
   finders(list: readonly FinderSchema[]): string {

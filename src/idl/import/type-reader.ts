@@ -7,9 +7,9 @@ import type { ArrayDataSchema } from '../../schema/array-schema';
 import type { DataSchema } from '../../schema/data-schema';
 import type { MapDataSchema } from '../../schema/map-schema';
 import type { NamedDataSchema } from '../../schema/named-schema';
+import { primitiveSchema } from '../../schema/primitive-schemas';
 import { type SchemaResolver } from '../../schema/schema-resolver';
 import type { TyperefDataSchema } from '../../schema/typeref-schema';
-import { isSvcError } from '../../errors/svc-error';
 import type { GeneratedClassRef } from '../../codegen/generate';
 import { quote } from '../../codegen/model';
 import { RUNTIME, type SourceFile } from '../../codegen/printer';
@@ -72,10 +72,10 @@ export class TypeReader {
         if (parsed.length !== 1) throw new Error('expected one schema');
         schema = parsed[0]!;
       } else {
-        schema = this.#primitive(text) ?? this.#resolver.resolve(text);
+        schema = primitiveSchema(text) ?? this.#resolver.resolve(text);
       }
     } catch (err) {
-      const reason = isSvcError(err) || err instanceof Error ? err.message : String(err);
+      const reason = err instanceof Error ? err.message : String(err);
       throw new IdlImportError(site.file, site.path, `the type ${text} cannot be read: ${reason}`, {
         cause: err,
       });
@@ -89,17 +89,6 @@ export class TypeReader {
     this.#cache.set(text, schema);
     this.used.add(schema);
     return schema;
-  }
-
-  #primitive(name: string): DataSchema | undefined {
-    // a primitive parses as a quoted JSON string
-    if (!/^[a-z]+$/.test(name)) return undefined;
-    try {
-      const [s] = this.#resolver.parseText(JSON.stringify(name));
-      return s !== undefined && s.isPrimitive() ? s : undefined;
-    } catch {
-      return undefined;
-    }
   }
 }
 
