@@ -14,6 +14,7 @@ import {
   type AttachmentQueue,
   type AttachmentReader,
   type JobSnapshot,
+  type StoredAttachments,
   BatchFinderResult,
   GetMode,
   ResponseAttachments,
@@ -28,7 +29,7 @@ import {
   implement,
   jobsResource,
 } from 'svc-framework';
-import { EMPTY, concatMap, defer, lastValueFrom, of } from 'rxjs';
+import { EMPTY, concatMap, from, ignoreElements, lastValueFrom, of } from 'rxjs';
 import { albumEntriesInterface, albumsInterface, photosInterface } from './interfaces';
 import { PHOTO_PROCESS } from './processing';
 import type { Photo } from './src/main/generated/com/example/photos/Photo';
@@ -82,29 +83,34 @@ export function photosResource(lib: PhotoLibrary, options: ExampleResourceOption
     // the created photo is returned too, unless the request says $returnEntity=false. Its image, if any,
     // comes as an attachment of a multipart/related request that `image: "cid:<id>"` points at: it is
     // streamed into the queue's blob store as it arrives and a `photo.process` job is queued, so the answer
-    // comes as soon as the upload is stored, with the photo PENDING and its job id (`GET /jobs/{id}`)
+    // comes as soon as the upload is stored, with the photo PENDING and its job id (`GET /jobs/{id}`).
+    // The photo and its job appear together or not at all: the image is stored first (a request that
+    // breaks off leaves nothing), then the job is added under an id the photo will have, then the photo
+    // becomes visible with its job
     create: withAttachments(async (attachments, photo: Photo) => {
       const wanted = attachmentWanted(photo.getImage(GetMode.NULL));
+      const image = await storeImage(options.queue, wanted, attachments);
+      const id = lib.reservePhotoId();
+      let job: JobSnapshot | undefined;
+      if (image !== undefined) {
+        try {
+          job = await image.queue.enqueue(PHOTO_PROCESS, image.stored, { photoId: String(id) });
+        } catch (err) {
+          await image.queue.discard(image.stored);
+          throw err;
+        }
+      }
       const stored = lib.addPhoto(
         photo
           .copy()
           .setImage(null, SetMode.REMOVE_IF_NULL)
           // what processing finds is the service's to say
-          .setStatus(wanted === undefined ? null : PhotoStatus.PENDING, SetMode.REMOVE_IF_NULL)
+          .setStatus(job === undefined ? null : PhotoStatus.PENDING, SetMode.REMOVE_IF_NULL)
           .setImageInfo(null, SetMode.REMOVE_IF_NULL)
-          .setProcessingJob(null, SetMode.REMOVE_IF_NULL),
+          .setProcessingJob(job?.id ?? null, SetMode.REMOVE_IF_NULL),
+        id,
       );
-      const id = stored.getId()!;
-      if (wanted !== undefined || attachments !== null) {
-        try {
-          const job = await enqueueImage(options.queue, id, wanted, attachments);
-          if (job !== undefined) lib.getPhoto(id)?.setProcessingJob(job.id);
-        } catch (err) {
-          lib.removePhoto(id);
-          throw err;
-        }
-      }
-      return { id, entity: lib.getPhoto(id) ?? stored };
+      return { id, entity: stored };
     }),
     batchCreate: (photos) =>
       photos.map((p) => {
@@ -270,32 +276,38 @@ function attachmentWanted(pointer: string | undefined): string | undefined {
  * attachments are drained. A pointer to an attachment the request does not carry is the client's error
  * (400); a request with an image and no queue to take it is a 503.
  */
-async function enqueueImage(
+async function storeImage(
   queue: AttachmentQueue | undefined,
-  id: number | bigint,
   wanted: string | undefined,
   attachments: AttachmentReader | null,
-): Promise<JobSnapshot | undefined> {
-  let job: JobSnapshot | undefined;
+): Promise<{ queue: AttachmentQueue; stored: StoredAttachments } | undefined> {
+  let image: Promise<StoredAttachments> | undefined;
   if (attachments !== null) {
-    await lastValueFrom(
-      attachments$(attachments).pipe(
-        concatMap((a) => {
-          if (a.id !== wanted || job !== undefined) {
-            a.reader.drainAttachment();
-            return EMPTY;
-          }
-          if (queue === undefined)
-            throw new ServiceError(503, 'This instance has no queue for images (see createExampleApp)');
-          return defer(async () => {
-            job = await queue.enqueue(PHOTO_PROCESS, a.reader, { photoId: String(id) });
-          });
-        }),
-      ),
-      { defaultValue: undefined },
-    );
+    try {
+      // every attachment is read to the end of the request (the others are drained), so that a request
+      // that breaks off after the image fails here, before anything becomes visible
+      await lastValueFrom(
+        attachments$(attachments).pipe(
+          concatMap((a) => {
+            if (a.id !== wanted || image !== undefined) {
+              a.reader.drainAttachment();
+              return EMPTY;
+            }
+            if (queue === undefined)
+              throw new ServiceError(503, 'This instance has no queue for images (see createExampleApp)');
+            image = queue.store(a.reader);
+            return from(image).pipe(ignoreElements());
+          }),
+        ),
+        { defaultValue: undefined },
+      );
+    } catch (err) {
+      const stored = await image?.catch(() => undefined);
+      if (stored !== undefined) await queue!.discard(stored);
+      throw err;
+    }
   }
-  if (wanted !== undefined && job === undefined)
+  if (wanted !== undefined && image === undefined)
     throw new ServiceError(400, `image points at attachment '${wanted}', which the request does not carry`);
-  return job;
+  return image === undefined ? undefined : { queue: queue!, stored: await image };
 }

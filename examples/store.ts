@@ -53,9 +53,17 @@ export class PhotoLibrary {
     return [...this.photos.values()].sort((a, b) => Number(a.getId()!) - Number(b.getId()!));
   }
 
-  /** Stores a copy of `photo` under a new id; returns the stored photo. */
-  addPhoto(photo: Photo): Photo {
-    const stored = photo.copy().setId(this.nextPhotoId++);
+  /**
+   * An id no photo has or will be given, for a photo made visible later (`addPhoto(photo, id)`) once what
+   * must come with it exists (the example's upload: its processing job).
+   */
+  reservePhotoId(): number {
+    return this.nextPhotoId++;
+  }
+
+  /** Stores a copy of `photo` under a new id (or one from {@link reservePhotoId}); returns the stored photo. */
+  addPhoto(photo: Photo, id: number = this.nextPhotoId++): Photo {
+    const stored = photo.copy().setId(id);
     this.photos.set(text(stored.getId()!), stored);
     return stored;
   }

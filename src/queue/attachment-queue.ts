@@ -31,14 +31,24 @@ import {
   isFinalState,
 } from './job';
 
-/** The attachments a job is enqueued with. */
+/** Attachments as a request (or any writer) brings them, streamed into the blob store. */
+export type AttachmentSource =
+  AttachmentReader | AttachmentDataSourceWriter | readonly AttachmentDataSourceWriter[];
+
+/**
+ * Attachments already in the blob store ({@link AttachmentQueue.store}), waiting for their job: the job
+ * that is enqueued with them owns them from then on.
+ */
+export interface StoredAttachments {
+  readonly stored: readonly JobBlob[];
+}
+
+/**
+ * The attachments a job is enqueued with: streamed in now, stored ahead by {@link AttachmentQueue.store},
+ * or blobs of the store named by id (which stay the caller's if the job is not added).
+ */
 export type JobAttachments =
-  | AttachmentReader
-  | AttachmentDataSourceWriter
-  | readonly AttachmentDataSourceWriter[]
-  | { readonly blobIds: readonly string[] }
-  | null
-  | undefined;
+  AttachmentSource | StoredAttachments | { readonly blobIds: readonly string[] } | null | undefined;
 
 /** A job as its processor sees it. */
 export interface QueuedJob {
@@ -125,7 +135,9 @@ export class AttachmentQueue {
     if (options.jobId !== undefined) {
       const existing = await this.driver.get(options.jobId);
       if (existing !== undefined) {
-        discard(attachments);
+        if (attachments !== null && attachments !== undefined && 'stored' in attachments)
+          await this.discard(attachments);
+        else discard(attachments);
         return existing;
       }
     }
@@ -138,6 +150,25 @@ export class AttachmentQueue {
       await this.#removeBlobs(owned);
       throw err;
     }
+  }
+
+  /**
+   * Stores attachments ahead of their job, for work whose job may exist only once something else has
+   * succeeded (the example's upload: the image is stored as the request streams in, and its job added only
+   * once the whole request was read): `enqueue(name, stored)` then adds the job, which takes the blobs
+   * over, and {@link discard} removes them if no job is added. A store that fails (the upload broke off)
+   * leaves nothing.
+   *
+   * @throws BlobWriteError (507) when an attachment cannot be stored
+   */
+  async store(attachments: AttachmentSource): Promise<StoredAttachments> {
+    const { blobs } = await this.#store(attachments);
+    return { stored: blobs };
+  }
+
+  /** Removes attachments stored by {@link store} that no job took over. */
+  async discard(stored: StoredAttachments): Promise<void> {
+    await this.#removeBlobs(stored.stored.map((b) => b.blobId));
   }
 
   /** Registers the processor of a job name (one per name). Returns this queue. */
@@ -191,16 +222,24 @@ export class AttachmentQueue {
     await this.#removeBlobs(job.data.blobs.map((b) => b.blobId));
   }
 
-  /** Stops the workers of this process (running jobs finish, or are released after `timeoutMs`), then the driver. */
+  /**
+   * Stops the workers of this process (running jobs finish, or are released after `timeoutMs`), then the
+   * driver, then the blob store.
+   */
   async close(options: { readonly timeoutMs?: number } = {}): Promise<void> {
     await this.#worker?.close(options);
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
     await this.driver.close();
+    await this.blobs.close?.();
   }
 
   async #store(attachments: JobAttachments): Promise<{ blobs: JobBlob[]; owned: string[] }> {
     if (attachments === null || attachments === undefined) return { blobs: [], owned: [] };
+    if ('stored' in attachments) {
+      const blobs = [...attachments.stored];
+      return { blobs, owned: blobs.map((b) => b.blobId) };
+    }
     if ('blobIds' in attachments) {
       const blobs: JobBlob[] = [];
       for (const [i, id] of attachments.blobIds.entries()) {
@@ -212,12 +251,17 @@ export class AttachmentQueue {
       return { blobs, owned: [] };
     }
     const stored: JobBlob[] = [];
-    const put = (id: string, chunks: AsyncIterable<Uint8Array>): Promise<JobBlob> =>
-      this.blobs.put(chunks).then((s) => {
+    // the blob being written: when the request breaks off, it is waited for (it fails with the request, or
+    // completes in the same instant) so that nothing it wrote is left behind
+    let writing: Promise<JobBlob> | undefined;
+    const put = (id: string, chunks: AsyncIterable<Uint8Array>): Promise<JobBlob> => {
+      writing = this.blobs.put(chunks).then((s) => {
         const blob = { blobId: s.id, attachmentId: id, size: s.size };
         stored.push(blob);
         return blob;
       });
+      return writing;
+    };
     try {
       if (attachments instanceof AttachmentReader) {
         await lastValueFrom(
@@ -242,6 +286,7 @@ export class AttachmentQueue {
           );
       }
     } catch (err) {
+      await writing?.catch(() => undefined);
       await this.#removeBlobs(stored.map((b) => b.blobId));
       throw err;
     }

@@ -33,4 +33,9 @@ export interface BlobStore {
   stat(id: string): Promise<BlobStat | undefined>;
   /** Removes it; true when it was there. */
   delete(id: string): Promise<boolean>;
+  /**
+   * Releases what the store holds (timers, its partial-write directory) once the writes in progress are
+   * over; {@link AttachmentQueue.close} calls it. Optional: a store holding nothing needs none.
+   */
+  close?(): Promise<void>;
 }

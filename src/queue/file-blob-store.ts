@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, promises as fsp } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { BlobSource, BlobStat, BlobStore } from './blob-store';
@@ -12,13 +13,23 @@ export interface FileBlobStoreOptions {
   /** Bytes gathered before each write to disk. Default 256 KiB. */
   readonly writeChunkBytes?: number;
   /**
-   * A partial write untouched for this long (ms) was left by a process that is gone, and is removed when a
-   * store opens. Default 15 minutes. Live writes touch their file at every chunk, and each store writes in
-   * a directory of its own, so processes sharing the directory (a service and its workers) never remove
-   * each other's writes in progress.
+   * Each store writes in a directory of its own under `partial/`, named for its host and process, and
+   * touches it every `heartbeatMs` while open. Partial writes of a process of this host that is gone (or of
+   * an earlier process with this one's pid: a restarted container) are removed when a store opens; those
+   * of another host (a volume shared between machines), once their directory's heartbeat is older than
+   * `staleAfterMs`, by the sweep every open store repeats at each heartbeat. So processes sharing the
+   * directory (a service and its workers) never remove each other's writes in progress, and nothing a
+   * crash leaves outlives it. Default 60 s.
    */
   readonly staleAfterMs?: number;
+  /** How often (ms) an open store touches its directory and sweeps. Default a sixth of `staleAfterMs`. */
+  readonly heartbeatMs?: number;
 }
+
+/** The partial-write directories of the stores open in this process (never swept by a sibling). */
+const OPEN_HERE = new Set<string>();
+/** A store's directory: `<host>~<pid>~<random>`. Host names are letters, digits, dots and dashes. */
+const OWNER = /^([A-Za-z0-9.-]*)~(\d+)~[0-9a-f]+$/;
 
 /** Blob ids are UUIDs: nothing else may reach the file system (no path tricks). */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -36,14 +47,23 @@ export class FileBlobStore implements BlobStore {
   private readonly partialRoot: string;
   private readonly partial: string;
   private readonly staleAfterMs: number;
+  private readonly heartbeatMs: number;
   private readonly writeChunkBytes: number;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Writes in progress, so that `close` removes the directory only once they are over. */
+  private readonly writing = new Set<Promise<unknown>>();
 
   private constructor(options: FileBlobStoreOptions) {
     this.dir = options.dir;
     this.blobs = path.join(options.dir, 'blobs');
     this.partialRoot = path.join(options.dir, 'partial');
-    this.partial = path.join(this.partialRoot, `${process.pid}-${randomUUID().slice(0, 8)}`);
-    this.staleAfterMs = options.staleAfterMs ?? 15 * 60_000;
+    this.partial = path.join(
+      this.partialRoot,
+      `${hostTag()}~${process.pid}~${randomUUID().replace(/-/g, '').slice(0, 12)}`,
+    );
+    this.staleAfterMs = options.staleAfterMs ?? 60_000;
+    this.heartbeatMs = options.heartbeatMs ?? Math.max(10, Math.floor(this.staleAfterMs / 6));
     this.writeChunkBytes = options.writeChunkBytes ?? 256 * 1024;
   }
 
@@ -55,9 +75,11 @@ export class FileBlobStore implements BlobStore {
     const store = new FileBlobStore(options);
     try {
       await fsp.mkdir(store.blobs, { recursive: true });
-      await store.sweepStale();
+      OPEN_HERE.add(store.partial);
       await fsp.mkdir(store.partial, { recursive: true });
+      await store.sweep();
     } catch (err) {
+      OPEN_HERE.delete(store.partial);
       throw new BlobWriteError(
         `The blob directory '${options.dir}' is not usable: ${(err as Error).message}`,
         {
@@ -65,10 +87,37 @@ export class FileBlobStore implements BlobStore {
         },
       );
     }
+    store.heartbeat = setInterval(() => void store.beat(), store.heartbeatMs);
+    store.heartbeat.unref();
     return store;
   }
 
+  /**
+   * Stops the heartbeat and removes this store's partial directory once the writes in progress are over
+   * (their sources end or fail: a store does not cut an upload short). The store still reads; a later
+   * `put` is refused.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    await Promise.allSettled([...this.writing]);
+    await fsp.rm(this.partial, { recursive: true, force: true }).catch(() => undefined);
+    OPEN_HERE.delete(this.partial);
+  }
+
   async put(source: BlobSource): Promise<BlobStat> {
+    if (this.closed) throw new BlobWriteError('The blob store is closed');
+    const writing = this.write(source);
+    this.writing.add(writing);
+    try {
+      return await writing;
+    } finally {
+      this.writing.delete(writing);
+    }
+  }
+
+  private async write(source: BlobSource): Promise<BlobStat> {
     const id = randomUUID();
     const partial = path.join(this.partial, id);
     let file: fsp.FileHandle | undefined;
@@ -143,45 +192,72 @@ export class FileBlobStore implements BlobStore {
     }
   }
 
-  /** Removes partial writes untouched for `staleAfterMs` (their process is gone), and emptied directories. */
-  private async sweepStale(): Promise<void> {
-    const now = Date.now();
-    let dirs: string[];
+  /** Touches this store's directory (its owner is alive) and sweeps the others. */
+  private async beat(): Promise<void> {
+    if (this.closed) return;
+    const now = new Date();
+    // a directory removed by hand is made again: writes need it
+    await fsp
+      .utimes(this.partial, now, now)
+      .catch(() => fsp.mkdir(this.partial, { recursive: true }))
+      .catch(() => undefined);
+    await this.sweep().catch(() => undefined);
+  }
+
+  /** Removes the partial writes of stores that are gone (see {@link FileBlobStoreOptions.staleAfterMs}). */
+  private async sweep(): Promise<void> {
+    let names: string[];
     try {
-      dirs = await fsp.readdir(this.partialRoot);
+      names = await fsp.readdir(this.partialRoot);
     } catch {
       return;
     }
-    for (const d of dirs) {
-      const dir = path.join(this.partialRoot, d);
-      let names: string[];
-      try {
-        names = await fsp.readdir(dir);
-      } catch {
-        // not a directory (an old layout's file): stale if old enough
-        const st = await fsp.stat(dir).catch(() => undefined);
-        if (st !== undefined && now - st.mtimeMs >= this.staleAfterMs) await fsp.rm(dir, { force: true });
-        continue;
+    const host = hostTag();
+    for (const name of names) {
+      const dir = path.join(this.partialRoot, name);
+      if (OPEN_HERE.has(dir)) continue;
+      const owner = OWNER.exec(name);
+      let gone: boolean;
+      if (owner !== null && owner[1] === host) {
+        const pid = Number(owner[2]);
+        // this pid's own directories that no open store holds were left by an earlier process with the same
+        // pid (a restarted container) or by a store closed without cleaning up
+        gone = pid === process.pid || !processAlive(pid);
+        // a live pid may be a new process that reuses the number: the heartbeat tells
+        if (!gone) gone = await this.heartbeatStale(dir);
+      } else {
+        // another host's (or an older layout's): only its heartbeat can tell
+        gone = await this.heartbeatStale(dir);
       }
-      const before = await fsp.stat(dir).catch(() => undefined);
-      let left = names.length;
-      for (const n of names) {
-        const f = path.join(dir, n);
-        const st = await fsp.stat(f).catch(() => undefined);
-        if (st === undefined || now - st.mtimeMs >= this.staleAfterMs) {
-          await fsp.rm(f, { recursive: true, force: true });
-          left--;
-        }
-      }
-      // a directory left empty by the sweep, or empty and old, belongs to no write in progress (a live
-      // store whose directory goes makes it again at its next put)
-      const stale = before !== undefined && now - before.mtimeMs >= this.staleAfterMs;
-      if (left === 0 && (names.length > 0 || stale)) await fsp.rmdir(dir).catch(() => undefined);
+      if (gone) await fsp.rm(dir, { recursive: true, force: true }).catch(() => undefined);
     }
+  }
+
+  private async heartbeatStale(dir: string): Promise<boolean> {
+    const st = await fsp.stat(dir).catch(() => undefined);
+    return st !== undefined && Date.now() - st.mtimeMs >= this.staleAfterMs;
   }
 
   private file(id: string): string | undefined {
     return typeof id === 'string' && ID.test(id) ? path.join(this.blobs, id) : undefined;
+  }
+}
+
+/** This host's name as it appears in directory names (letters, digits, dots and dashes). */
+function hostTag(): string {
+  return os
+    .hostname()
+    .replace(/[^A-Za-z0-9.-]/g, '-')
+    .slice(0, 64);
+}
+
+/** True when a process with this pid exists (signal 0 checks without sending; EPERM: it exists, not ours). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -34,7 +34,9 @@ export { type InProcessDriverOptions, InProcessDriver } from './in-process-drive
 export { type BullMqDriverOptions, BullMqDriver } from './bullmq-driver';
 export {
   type AttachmentQueueOptions,
+  type AttachmentSource,
   type JobAttachments,
+  type StoredAttachments,
   type Processor,
   type QueuedJob,
   AttachmentQueue,

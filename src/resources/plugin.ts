@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { CodecRegistry, createDefaultCodecRegistry } from '../data';
@@ -413,6 +414,7 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
   }
   instance.setNotFoundHandler(handler);
   answerExpectations(instance, pipeline);
+  answerHalfClosedRequests(instance);
   instance.setErrorHandler((err, request, reply) => {
     const out = pipeline.handleError(svcRequest(request, prefix), fromFastifyError(err), request.log);
     if (isPromise(out)) {
@@ -429,11 +431,44 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
 Object.defineProperty(svcPlugin, Symbol.for('fastify.display-name'), { value: 'svc-resources' });
 
 const EXPECTATIONS = Symbol.for('svc.expectationListener');
+const HALF_CLOSE = Symbol.for('svc.halfClose');
 
 /**
  * An `Expect` header other than `100-continue` makes Node answer 417 itself, with an empty body, unless the
  * server listens for `checkExpectation`: answer it as an ErrorResponse instead (once per server).
  */
+/**
+ * A client's FIN after its request, read as RFC 9112 allows either way: as the end of what it sends (a
+ * half-close: some HTTP clients and proxies shut down their sending side once the body is sent, and still
+ * read the answer) or as a hang-up. Node's HTTP server takes every FIN for a hang-up: it aborts the
+ * connection's requests, complete or not, and ends the socket, so an upload whose handler answers
+ * asynchronously was carried out and never answered (issue 22). Here a request whose body was sent whole
+ * is answered, then the connection is closed; a FIN while a request without a body waits (a get, a
+ * finder: reads, which a client stops by closing) is still a hang-up, so its handler is cancelled at once
+ * (`ctx.signal`); and a FIN that cuts a body short fails it as a broken-off body, as before.
+ */
+function answerHalfClosedRequests(instance: FastifyInstance): void {
+  const server = instance.server as typeof instance.server & {
+    httpAllowHalfOpen?: boolean;
+    [HALF_CLOSE]?: true;
+  };
+  // an http.Server (https too); an HTTP/2 stream has its own half-close, which Node answers already
+  if (typeof server.httpAllowHalfOpen !== 'boolean' || server[HALF_CLOSE] === true) return;
+  server[HALF_CLOSE] = true;
+  server.httpAllowHalfOpen = true;
+  server.on('connection', (socket: Socket) => {
+    socket.once('end', () => {
+      // Node's own listener ran first: it marked the response in progress as the connection's last
+      const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+      if (res === undefined || res === null || res.writableEnded) return;
+      const headers = res.req.headers;
+      const hasBody =
+        headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+      if (!hasBody) socket.destroy();
+    });
+  });
+}
+
 function answerExpectations(instance: FastifyInstance, pipeline: ResourcePipeline): void {
   const server = instance.server as typeof instance.server & { [EXPECTATIONS]?: true };
   if (server[EXPECTATIONS] === true || server.listenerCount('checkExpectation') > 0) return;

@@ -32,6 +32,9 @@ export class SingleAttachmentReader implements AttachmentDataSourceWriter {
   #state: State = 'idle';
   /** Set while forwarded as a writer. */
   #handle: WriteHandle | undefined;
+  /** Why the attachment failed, kept until its consumer has heard of it. */
+  #error: Error | undefined;
+  #errorReported = false;
 
   /** @internal made by the attachment reader (or the multipart layer) for each attachment part */
   constructor(id: string, channel: ChunkChannel, settled: (error?: Error) => void = () => undefined) {
@@ -66,9 +69,13 @@ export class SingleAttachmentReader implements AttachmentDataSourceWriter {
     if (this.#state === 'reading') {
       throw new AttachmentStateError(`attachment '${this.#id}' already has a request for data outstanding`);
     }
+    // a failure that came before anyone asked (the exchange broke off while the consumer was getting ready,
+    // opening a file, say) is the answer to the first request, so that no consumer waits forever
+    if (this.#reportError()) return;
     if (this.#state !== 'idle') {
       throw new AttachmentStateError(`attachment '${this.#id}' is ${this.#state}: no more data to read`);
     }
+    if (this.#reportError()) return;
     this.#state = 'reading';
     this.#channel.request();
   }
@@ -100,6 +107,8 @@ export class SingleAttachmentReader implements AttachmentDataSourceWriter {
       onDrainComplete: () => handle.done(),
       onAttachmentError: (error) => handle.error(error),
     });
+    // failed before it was forwarded: the outgoing stream fails now rather than waiting for data
+    this.#reportError();
   }
 
   onWritePossible(): void {
@@ -139,7 +148,8 @@ export class SingleAttachmentReader implements AttachmentDataSourceWriter {
   #onError(error: Error): void {
     if (this.isFinished()) return;
     this.#state = 'errored';
-    this.#callback?.onAttachmentError(error);
+    this.#error = error;
+    this.#reportError();
     this.#settled(error);
   }
 
@@ -147,7 +157,16 @@ export class SingleAttachmentReader implements AttachmentDataSourceWriter {
   fail(error: Error): void {
     if (this.isFinished()) return;
     this.#state = 'aborted';
+    this.#error = error;
     this.#channel.cancel(error);
-    this.#callback?.onAttachmentError(error);
+    this.#reportError();
+  }
+
+  /** Tells the registered consumer of the failure, once; true when there was one to tell. */
+  #reportError(): boolean {
+    if (this.#error === undefined || this.#errorReported || this.#callback === undefined) return false;
+    this.#errorReported = true;
+    this.#callback.onAttachmentError(this.#error);
+    return true;
   }
 }

@@ -163,9 +163,26 @@ export function decodeRelated(
     source.resume();
   };
 
+  // the parser says nothing of a part whose header block never closed (no blank line before the next
+  // delimiter, or a stray boundary line it took for a delimiter): no 'header', and an 'end' only once the
+  // part is read, which it never is. When the next part or the end of the message comes, such a part is
+  // over, and the message fails at once rather than waiting for a part nobody will be offered
+  let last: Part | undefined;
+  const headersEnded = (): boolean => {
+    if (last === undefined || last.headers !== undefined) return true;
+    fail(
+      new AttachmentStreamError(
+        `Illegally formed multipart payload: part ${partCount} ends before its headers do (no blank line after them)`,
+      ),
+    );
+    return false;
+  };
+
   dicer.on('part', (stream: DicerPart) => {
+    headersEnded();
     const index = partCount++;
     const part: Part = { stream, headers: undefined, ended: false };
+    last = part;
     stream.on('error', () => undefined);
     stream.on('header', (header: Record<string, string[]>) => {
       const headers = new Map<string, string>();
@@ -220,6 +237,7 @@ export function decodeRelated(
     source.resume();
     if (partCount === 0)
       fail(new AttachmentStreamError('Did not receive any parts in the multipart mime request!'));
+    else if (!headersEnded()) return;
     else if (payloadDone) onAttachmentsKnown(reader !== undefined);
     deliver();
   });
