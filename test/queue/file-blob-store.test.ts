@@ -66,16 +66,80 @@ describe('file blob store', () => {
     expect(await partialFiles(dir)).toEqual([]);
   });
 
-  it('sweeps partial writes a gone process left behind when opened', async () => {
-    const old = path.join(dir, 'partial', '1234-deadbeef');
-    await fsp.mkdir(old, { recursive: true });
-    await fsp.writeFile(path.join(old, 'leftover'), 'half a blob');
-    const hourAgo = new Date(Date.now() - 3_600_000);
-    await fsp.utimes(path.join(old, 'leftover'), hourAgo, hourAgo);
-    await fsp.utimes(old, hourAgo, hourAgo);
-    await FileBlobStore.open({ dir });
+  /** A partial write left in `partial/<name>`, its directory last touched `ageMs` ago. */
+  async function leftover(name: string, ageMs: number): Promise<void> {
+    const d = path.join(dir, 'partial', name);
+    await fsp.mkdir(d, { recursive: true });
+    await fsp.writeFile(path.join(d, 'leftover'), 'half a blob');
+    const then = new Date(Date.now() - ageMs);
+    await fsp.utimes(path.join(d, 'leftover'), then, then);
+    await fsp.utimes(d, then, then);
+  }
+
+  /** A pid no process has: one past the highest the kernel hands out, else a large one. */
+  async function deadPid(): Promise<number> {
+    const max = Number(
+      (await fsp.readFile('/proc/sys/kernel/pid_max', 'utf8').catch(() => '4194304')).trim(),
+    );
+    return max + 1;
+  }
+
+  const host = os
+    .hostname()
+    .replace(/[^A-Za-z0-9.-]/g, '-')
+    .slice(0, 64);
+
+  it.each<[string, () => Promise<string>, number]>([
+    [
+      'a gone process of this host, a second ago',
+      async () => `${host}~${await deadPid()}~0badc0ffee00`,
+      1000,
+    ],
+    [
+      "this pid's earlier life (a restarted container), a second ago",
+      () => Promise.resolve(`${host}~${process.pid}~0badc0ffee01`),
+      1000,
+    ],
+    [
+      'another host whose heartbeat stopped a minute ago',
+      () => Promise.resolve('elsewhere~42~0badc0ffee02'),
+      61_000,
+    ],
+    ['an older layout, an hour ago', () => Promise.resolve('1234-deadbeef'), 3_600_000],
+  ])('sweeps, when opened, the partial writes of %s', async (_what, name, ageMs) => {
+    const n = await name();
+    await leftover(n, ageMs);
+    const store = await FileBlobStore.open({ dir });
+    expect(await fsp.readdir(path.join(dir, 'partial'))).not.toContain(n);
     expect(await partialFiles(dir)).toEqual([]);
-    expect(await fsp.readdir(path.join(dir, 'partial'))).not.toContain('1234-deadbeef');
+    await store.close();
+  });
+
+  it.each<[string, string]>([
+    ['another host whose heartbeat is fresh', 'elsewhere~42~0badc0ffee03'],
+    ['a live process of this host with a fresh heartbeat', `${host}~${process.ppid}~0badc0ffee04`],
+  ])('keeps the partial writes of %s', async (_what, name) => {
+    await leftover(name, 1000);
+    const store = await FileBlobStore.open({ dir });
+    expect(await partialFiles(dir)).toEqual([`${name}/leftover`]);
+    await store.close();
+  });
+
+  it('sweeps another host’s partial writes once their heartbeat goes stale, while open', async () => {
+    const store = await FileBlobStore.open({ dir, staleAfterMs: 600, heartbeatMs: 20 });
+    await leftover('elsewhere~42~0badc0ffee05', 0);
+    expect(await partialFiles(dir)).toEqual(['elsewhere~42~0badc0ffee05/leftover']);
+    // nothing touches it any more: a later sweep finds its heartbeat stale
+    while ((await partialFiles(dir)).length > 0) await new Promise((r) => setTimeout(r, 20));
+    await store.close();
+  });
+
+  it('removes its own partial directory when closed, and refuses writes after', async () => {
+    const store = await FileBlobStore.open({ dir });
+    expect(await fsp.readdir(path.join(dir, 'partial'))).toHaveLength(1);
+    await store.close();
+    expect(await fsp.readdir(path.join(dir, 'partial'))).toEqual([]);
+    await expect(store.put(chunks(1, 10))).rejects.toThrow(/closed/);
   });
 
   it('keeps the writes in progress of another store sharing the directory (a service and its workers)', async () => {
