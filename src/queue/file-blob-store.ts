@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { BlobSource, BlobStat, BlobStore } from './blob-store';
 import { BlobNotFoundError, BlobWriteError } from './errors';
+import { describeFault } from './file-faults';
 
 /** Options of {@link FileBlobStore}. */
 export interface FileBlobStoreOptions {
@@ -292,25 +293,4 @@ async function* pulling(source: BlobSource, failed: (e: unknown) => void): Async
   } finally {
     await it.return?.();
   }
-}
-
-const FAULTS: Readonly<Record<string, string>> = {
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'the disk quota is exceeded',
-  EFBIG: 'the file is too large for the file system',
-  EACCES: 'the blob directory may not be written',
-  EPERM: 'the blob directory may not be written',
-  EROFS: 'the blob directory is on a read-only file system',
-  ENOTDIR: 'the blob directory is missing or not a directory',
-  ENOENT: 'the blob directory is missing or not a directory',
-  EIO: 'the disk reported an I/O error',
-  EMFILE: 'too many open files',
-  ENFILE: 'too many open files',
-};
-
-/** A fault as clients may read it: what happened and its errno code, never a path. */
-function describeFault(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (typeof code === 'string') return `${FAULTS[code] ?? 'the file system refused the write'} (${code})`;
-  return 'the file system refused the write';
 }

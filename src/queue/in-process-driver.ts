@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { types } from 'node:util';
 import type { JobHandler, JobWorker, QueueDriver, RunningJob } from './driver';
-import { JobCancelledError, WorkerShutdownError, isUnrecoverable } from './errors';
+import { BlobWriteError, JobCancelledError, WorkerShutdownError, isUnrecoverable } from './errors';
+import { describeFault, isSystemError } from './file-faults';
 import {
   DEFAULT_ATTEMPTS,
   DEFAULT_BACKOFF,
@@ -245,9 +247,15 @@ function snapshot(e: Entry): JobSnapshot {
   };
 }
 
-/** What a failure shows through the jobs resource: name, message, and the Svc code when there is one. */
+/**
+ * What a failure shows through the jobs resource: name, message, and the Svc code when there is one. A
+ * file-system fault of the processor's (a full disk) is recorded as the typed error the upload path
+ * answers with (507 `SVC_ERR_QUEUE_BLOB_WRITE`), naming the fault, not the file.
+ */
 export function failureOf(err: unknown): JobFailure {
-  if (err instanceof Error) {
+  if (isSystemError(err))
+    return failureOf(new BlobWriteError(`The job could not write its output: ${describeFault(err)}`));
+  if (err instanceof Error || types.isNativeError(err)) {
     const code = (err as { code?: unknown }).code;
     return {
       name: err.name,

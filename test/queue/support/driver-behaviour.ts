@@ -206,6 +206,19 @@ export function describeDriverBehaviour(name: string, factory: DriverFactory): v
       });
     });
 
+    it('records a processor failing on a full disk as the typed write error, naming the fault and no file', async () => {
+      // /dev/full answers every write with a real ENOSPC
+      queue.process('disk-full', () => fsp.writeFile('/dev/full', 'the image, processed').then(() => ({})));
+      queue.start();
+      const job = await queue.enqueue('disk-full', null, {}, { attempts: 1 });
+      const failed = await waitForState(queue, job.id, ['FAILED']);
+      expect(failed.error).toEqual({
+        name: 'BlobWriteError',
+        code: 'SVC_ERR_QUEUE_BLOB_WRITE',
+        message: 'The job could not write its output: the disk is full (ENOSPC)',
+      });
+    });
+
     it('fails a job whose name has no processor in the worker', async () => {
       queue.process('known', () => ({}));
       queue.start();
