@@ -14,6 +14,7 @@ import {
   type AttachmentQueue,
   type AttachmentReader,
   type JobSnapshot,
+  type PatchRequest,
   type StoredAttachments,
   BatchFinderResult,
   GetMode,
@@ -60,6 +61,12 @@ export interface ExampleResourceOptions {
 export function photosResource(lib: PhotoLibrary, options: ExampleResourceOptions = {}) {
   // the upstream's client, made on first relay
   let upstream: SvcClient | undefined;
+  /** Replaces photo `id`; when it went meanwhile (deleted while its image was stored), its new job goes too. */
+  const replaceOrCancel = async (id: number | bigint, photo: Photo, job: JobSnapshot | undefined) => {
+    if (lib.replacePhoto(id, photo)) return;
+    if (job !== undefined) await options.queue?.cancel(job.id);
+    throw notFound(`photo ${id}`);
+  };
   return implement(photosInterface, {
     // with `Accept: multipart/related`, a photo that has an image comes with it as a response attachment
     // (its `image` field points at it); other clients get the photo alone
@@ -88,29 +95,10 @@ export function photosResource(lib: PhotoLibrary, options: ExampleResourceOption
     // breaks off leaves nothing), then the job is added under an id the photo will have, then the photo
     // becomes visible with its job
     create: withAttachments(async (attachments, photo: Photo) => {
-      const wanted = attachmentWanted(photo.getImage(GetMode.NULL));
-      const image = await storeImage(options.queue, wanted, attachments);
+      const image = await storeImage(options.queue, photo, attachments);
       const id = lib.reservePhotoId();
-      let job: JobSnapshot | undefined;
-      if (image !== undefined) {
-        try {
-          job = await image.queue.enqueue(PHOTO_PROCESS, image.stored, { photoId: String(id) });
-        } catch (err) {
-          await image.queue.discard(image.stored);
-          throw err;
-        }
-      }
-      const stored = lib.addPhoto(
-        photo
-          .copy()
-          .setImage(null, SetMode.REMOVE_IF_NULL)
-          // what processing finds is the service's to say
-          .setStatus(job === undefined ? null : PhotoStatus.PENDING, SetMode.REMOVE_IF_NULL)
-          .setImageInfo(null, SetMode.REMOVE_IF_NULL)
-          .setProcessingJob(job?.id ?? null, SetMode.REMOVE_IF_NULL),
-        id,
-      );
-      return { id, entity: stored };
+      const job = await enqueueImage(image, id);
+      return { id, entity: lib.addPhoto(withImageJob(photo, job, false), id) };
     }),
     batchCreate: (photos) =>
       photos.map((p) => {
@@ -120,16 +108,22 @@ export function photosResource(lib: PhotoLibrary, options: ExampleResourceOption
         const stored = lib.addPhoto(p);
         return { id: stored.getId()! };
       }),
-    update: (id, photo) => {
-      if (!lib.replacePhoto(id, photo)) throw notFound(`photo ${id}`);
-    },
-    partialUpdate: (id, patch) => {
+    // an update may bring a new image the same way (an attachment its `image` points at): it is queued
+    // for processing as on create, and the photo is PENDING again with the new job
+    update: withAttachments(async (attachments, id: number | bigint, photo: Photo) => {
+      // (attachments a handler leaves unread are drained by the framework)
+      if (lib.getPhoto(id) === undefined) throw notFound(`photo ${id}`);
+      const job = await enqueueImage(await storeImage(options.queue, photo, attachments), id);
+      await replaceOrCancel(id, withImageJob(photo, job, true), job);
+    }),
+    partialUpdate: withAttachments(async (attachments, id: number | bigint, patch: PatchRequest<Photo>) => {
       const current = lib.getPhoto(id);
       if (current === undefined) throw notFound(`photo ${id}`);
       const patched = patch.applyTo(current);
-      lib.replacePhoto(id, patched);
+      const job = await enqueueImage(await storeImage(options.queue, patched, attachments), id);
+      await replaceOrCancel(id, withImageJob(patched, job, true), job);
       return { entity: lib.getPhoto(id)! };
-    },
+    }),
     delete: (id) => {
       if (!lib.removePhoto(id)) throw notFound(`photo ${id}`);
     },
@@ -272,20 +266,20 @@ function attachmentWanted(pointer: string | undefined): string | undefined {
 }
 
 /**
- * Queues the attachment `wanted` names as the image of photo `id` (a `photo.process` job); other
- * attachments are drained. A pointer to an attachment the request does not carry is the client's error
- * (400); a request with an image and no queue to take it is a 503.
+ * Stores the attachment a photo's `image` points at (`cid:<id>`) in the queue's blob store, reading the
+ * request's attachments to their end (the others are drained), so that a request that breaks off fails
+ * here, before anything becomes visible. An image that points at an attachment the request does not carry
+ * is the client's error (400), on every method; a request with an image and no queue to take it is a 503.
  */
 async function storeImage(
   queue: AttachmentQueue | undefined,
-  wanted: string | undefined,
+  photo: Photo,
   attachments: AttachmentReader | null,
 ): Promise<{ queue: AttachmentQueue; stored: StoredAttachments } | undefined> {
+  const wanted = attachmentWanted(photo.getImage(GetMode.NULL));
   let image: Promise<StoredAttachments> | undefined;
   if (attachments !== null) {
     try {
-      // every attachment is read to the end of the request (the others are drained), so that a request
-      // that breaks off after the image fails here, before anything becomes visible
       await lastValueFrom(
         attachments$(attachments).pipe(
           concatMap((a) => {
@@ -310,4 +304,41 @@ async function storeImage(
   if (wanted !== undefined && image === undefined)
     throw new ServiceError(400, `image points at attachment '${wanted}', which the request does not carry`);
   return image === undefined ? undefined : { queue: queue!, stored: await image };
+}
+
+/**
+ * Adds the `photo.process` job of a stored image for photo `id`, which takes the blob over; if the job
+ * cannot be added (Redis down: 503), the blob is removed and nothing else has changed.
+ */
+async function enqueueImage(
+  image: { queue: AttachmentQueue; stored: StoredAttachments } | undefined,
+  id: number | bigint,
+): Promise<JobSnapshot | undefined> {
+  if (image === undefined) return undefined;
+  try {
+    return await image.queue.enqueue(PHOTO_PROCESS, image.stored, { photoId: String(id) });
+  } catch (err) {
+    await image.queue.discard(image.stored);
+    throw err;
+  }
+}
+
+/**
+ * The photo as stored: without the request's image pointer, and PENDING on the job of a new image. On
+ * create, what processing finds is the service's to say (a client's status, findings or job are dropped);
+ * updates keep what they set, since that is how workers in other processes report their findings
+ * (`httpUpdates`, a partial update).
+ */
+function withImageJob(photo: Photo, job: JobSnapshot | undefined, updating: boolean): Photo {
+  const out = photo.copy().setImage(null, SetMode.REMOVE_IF_NULL);
+  if (job !== undefined)
+    return out
+      .setStatus(PhotoStatus.PENDING)
+      .setImageInfo(null, SetMode.REMOVE_IF_NULL)
+      .setProcessingJob(job.id);
+  if (updating) return out;
+  return out
+    .setStatus(null, SetMode.REMOVE_IF_NULL)
+    .setImageInfo(null, SetMode.REMOVE_IF_NULL)
+    .setProcessingJob(null, SetMode.REMOVE_IF_NULL);
 }

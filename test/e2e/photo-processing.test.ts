@@ -120,6 +120,57 @@ describe('photo processing in the background', () => {
   });
 
   it.each([
+    ['create', 'POST', '/photos', { title: 'Nowhere', format: 'PNG', image: 'cid:nothere' }],
+    ['update', 'PUT', '/photos/1', { title: 'Nowhere', format: 'PNG', image: 'cid:nothere' }],
+    ['partial update', 'POST', '/photos/1', { patch: { $set: { image: 'cid:nothere' } } }],
+  ])(
+    'refuses on %s an image that points at an attachment the request does not carry, and changes nothing',
+    async (_method, method, path, entity) => {
+      const before = await call('GET', '/photos/1');
+      const json = Buffer.from(JSON.stringify(entity));
+      // as JSON (no attachments at all), and as multipart/related carrying another attachment
+      const other = encodeRelated({ contentType: 'application/json', bytes: json }, [
+        writerFromBytes('other', PNG.subarray(0, 64)),
+      ]);
+      for (const body of [
+        { type: 'application/json', bytes: json },
+        { type: other.contentType, bytes: other.body },
+      ]) {
+        const r = await call(method, path, body);
+        expect(r.status).toBe(400);
+        expect(r.json.message).toBe("image points at attachment 'nothere', which the request does not carry");
+      }
+      expect(await call('GET', '/photos/1')).toEqual(before);
+    },
+  );
+
+  it.each([
+    ['an update', 'PUT', (title: string, cid: string) => ({ title, format: 'PNG', image: cid })],
+    ['a partial update', 'POST', (_title: string, cid: string) => ({ patch: { $set: { image: cid } } })],
+  ])('processes a new image that %s brings, with a new job', async (_name, method, entity) => {
+    const created = await upload('Replaced', writerFromBytes('txt', Buffer.from('not an image')));
+    const id = String(created.json.id);
+    expect((await settled(id)).status).toBe('FAILED');
+    const image = writerFromBytes('png2', PNG, 64 * 1024);
+    const msg = encodeRelated(
+      {
+        contentType: 'application/json',
+        bytes: Buffer.from(JSON.stringify(entity('Replaced', `cid:${image.getAttachmentID()}`))),
+      },
+      [image],
+    );
+    const r = await call(method, `/photos/${id}`, { type: msg.contentType, bytes: msg.body });
+    expect(r.status).toBeLessThan(300);
+    const photo = await settled(id);
+    expect(photo).toMatchObject({
+      status: 'READY',
+      imageInfo: { bytes: PNG.length, mediaType: 'image/png' },
+    });
+    expect(photo.processingJob).not.toBe(created.json.processingJob);
+    expect(photo).not.toHaveProperty('image');
+  });
+
+  it.each([
     ['image/jpeg', [0xff, 0xd8, 0xff, 0xdb]],
     ['image/png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
     ['image/gif', [...Buffer.from('GIF89a')]],
