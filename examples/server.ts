@@ -81,7 +81,9 @@ async function main(): Promise<void> {
   const actualPort = typeof address === 'object' && address !== null ? address.port : port;
   const base = `http://${host}:${actualPort}`;
   const out = [
-    `Photo library listening on ${base} (Ctrl-C stops it). Try:`,
+    // npm keeps its own process with the server as its child: this is the server's pid (kill it, or npm's,
+    // which passes SIGTERM on)
+    `Photo library listening on ${base} (pid ${process.pid}; Ctrl-C or \`kill ${process.pid}\` stops it). Try:`,
     '',
     ...curlLines(base).map((l) => `  ${l}`),
     '',

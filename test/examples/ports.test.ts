@@ -135,3 +135,54 @@ describe('the example client', () => {
     );
   });
 });
+
+describe('stopping npm start', () => {
+  jest.setTimeout(120_000);
+
+  /** `npm start` on a free port, resolved once it printed its pid; `exited` resolves with npm's exit code. */
+  async function npmStart(): Promise<{ npmPid: number; serverPid: number; exited: Promise<number | null> }> {
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const child = spawn(npm, ['start'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', REDIS_URL: '', SVC_DATA_DIR: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    let out = '';
+    const serverPid = await new Promise<number>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /\(pid (\d+); Ctrl-C or `kill \1` stops it\)/.exec(out);
+        if (m !== null) resolve(Number(m[1]));
+      });
+      void exited.then(() => reject(new Error(`npm start ended before it listened:\n${out}`)));
+    });
+    return { npmPid: child.pid!, serverPid, exited };
+  }
+
+  function alive(pid: number): boolean {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async function gone(pid: number): Promise<void> {
+    for (let i = 0; i < 1000 && alive(pid); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(alive(pid)).toBe(false);
+  }
+
+  it.each([
+    ['the pid the server prints', (p: { serverPid: number }) => p.serverPid],
+    ["npm's own pid", (p: { npmPid: number }) => p.npmPid],
+  ])('ends the server and npm on kill of %s', async (_which, pidOf) => {
+    const started = await npmStart();
+    expect(started.serverPid).not.toBe(started.npmPid);
+    process.kill(pidOf(started), 'SIGTERM');
+    await gone(started.serverPid);
+    await started.exited;
+    await gone(started.npmPid);
+  });
+});
