@@ -169,39 +169,58 @@ function abortAfterAttachmentStarts(port: number, how: 'rst' | 'fin', title: str
   });
 }
 
-describe.each<QueueKind>(['in-process', 'bullmq'])('uploads cut off (%s queue)', (kind) => {
-  let dataDir: string;
-  let service: Service;
+/**
+ * The example on a data directory of its own, for the tests of one describe block: `service()` is the one
+ * running now (`restart()` starts another on the same directory, as a process would after a restart).
+ */
+function serviceInEachTest(kind: QueueKind): {
+  service: () => Service;
+  dataDir: () => string;
+  restart: () => Promise<void>;
+} {
+  let dir: string;
+  let current: Service;
   beforeAll(async () => {
-    dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'svc-reliability-'));
-    service = await startService(kind, dataDir);
+    dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'svc-reliability-'));
+    current = await startService(kind, dir);
   });
   afterAll(async () => {
-    await service.close();
-    await fsp.rm(dataDir, { recursive: true, force: true });
+    await current.close();
+    await fsp.rm(dir, { recursive: true, force: true });
   });
+  return {
+    service: () => current,
+    dataDir: () => dir,
+    restart: async () => {
+      await current.close();
+      current = await startService(kind, dir);
+    },
+  };
+}
+
+describe.each<QueueKind>(['in-process', 'bullmq'])('uploads cut off (%s queue)', (kind) => {
+  const { service, dataDir, restart } = serviceInEachTest(kind);
 
   it('leaves no file and no descriptor behind after 200 clients reset or close mid-upload', async () => {
-    const blobDir = path.join(dataDir, 'blobs');
+    const blobDir = path.join(dataDir(), 'blobs');
     const before = openDescriptors();
-    const titlesBefore = await photoTitles(service);
+    const titlesBefore = await photoTitles(service());
     const clients = Array.from({ length: 200 }, (_, i) =>
-      abortAfterAttachmentStarts(service.port, i % 2 === 0 ? 'rst' : 'fin', `storm ${i}`),
+      abortAfterAttachmentStarts(service().port, i % 2 === 0 ? 'rst' : 'fin', `storm ${i}`),
     );
     await Promise.all(clients);
     await eventually('no partial file left', () => filesBelow(blobDir).length === 0);
     await eventually('descriptors back to the baseline', () => openDescriptors() <= before);
-    expect(await photoTitles(service)).toEqual(titlesBefore);
+    expect(await photoTitles(service())).toEqual(titlesBefore);
     // and the service goes on: a whole upload is answered 201
     const body = uploadBody('after the storm');
-    const r = await send(service.port, Buffer.concat([Buffer.from(requestHead(body.length)), body]));
+    const r = await send(service().port, Buffer.concat([Buffer.from(requestHead(body.length)), body]));
     expect(answerStatus(r)).toBe(201);
   });
 
   it('starts again on the same directory with nothing left over', async () => {
-    await service.close();
-    service = await startService(kind, dataDir);
-    expect(filesBelow(path.join(dataDir, 'blobs', 'partial'))).toEqual([]);
+    await restart();
+    expect(filesBelow(path.join(dataDir(), 'blobs', 'partial'))).toEqual([]);
   });
 });
 
@@ -210,20 +229,11 @@ function answerStatus(r: Exchange): number | string {
 }
 
 describe('a client that half-closes after its upload', () => {
-  let dataDir: string;
-  let service: Service;
-  beforeAll(async () => {
-    dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'svc-reliability-'));
-    service = await startService('in-process', dataDir);
-  });
-  afterAll(async () => {
-    await service.close();
-    await fsp.rm(dataDir, { recursive: true, force: true });
-  });
+  const { service, dataDir } = serviceInEachTest('in-process');
 
   it('gets its 201, and the photo comes with its job and becomes READY', async () => {
     const body = uploadBody('half-closed', 200_000);
-    const r = await send(service.port, Buffer.concat([Buffer.from(requestHead(body.length)), body]), {
+    const r = await send(service().port, Buffer.concat([Buffer.from(requestHead(body.length)), body]), {
       end: true,
     });
     expect(answerStatus(r)).toBe(201);
@@ -231,14 +241,14 @@ describe('a client that half-closes after its upload', () => {
     const created = JSON.parse(r.answer.text) as { id: number; status: string; processingJob: string };
     expect(created.status).toBe('PENDING');
     expect(created.processingJob).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await get(service, `/jobs/${created.processingJob}`)).status).toBe(200);
+    expect((await get(service(), `/jobs/${created.processingJob}`)).status).toBe(200);
     await eventually(
       'the photo processed',
-      async () => (await get(service, `/photos/${created.id}`)).json.status === 'READY',
+      async () => (await get(service(), `/photos/${created.id}`)).json.status === 'READY',
     );
     await eventually(
       'no partial file left',
-      () => filesBelow(path.join(dataDir, 'blobs', 'partial')).length === 0,
+      () => filesBelow(path.join(dataDir(), 'blobs', 'partial')).length === 0,
     );
   });
 
@@ -247,15 +257,15 @@ describe('a client that half-closes after its upload', () => {
     const head =
       `POST /photos HTTP/1.1\r\nHost: x\r\nX-Svc-Protocol-Version: 2.0.0\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${json.length}\r\n\r\n`;
-    const r = await send(service.port, Buffer.concat([Buffer.from(head), json]), { end: true });
+    const r = await send(service().port, Buffer.concat([Buffer.from(head), json]), { end: true });
     expect(answerStatus(r)).toBe(201);
   });
 
   it('creates nothing when the FIN cuts the body short', async () => {
-    const titlesBefore = await photoTitles(service);
+    const titlesBefore = await photoTitles(service());
     const body = uploadBody('cut short', 50_000);
     const r = await send(
-      service.port,
+      service().port,
       Buffer.concat([Buffer.from(requestHead(body.length)), body.subarray(0, body.length - 1000)]),
       { end: true },
     );
@@ -264,23 +274,14 @@ describe('a client that half-closes after its upload', () => {
     else expect(r.kind).toBe('closed');
     await eventually(
       'no partial file left',
-      () => filesBelow(path.join(dataDir, 'blobs', 'partial')).length === 0,
+      () => filesBelow(path.join(dataDir(), 'blobs', 'partial')).length === 0,
     );
-    expect(await photoTitles(service)).toEqual(titlesBefore);
+    expect(await photoTitles(service())).toEqual(titlesBefore);
   });
 });
 
 describe('parts whose headers never end', () => {
-  let dataDir: string;
-  let service: Service;
-  beforeAll(async () => {
-    dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'svc-reliability-'));
-    service = await startService('in-process', dataDir);
-  });
-  afterAll(async () => {
-    await service.close();
-    await fsp.rm(dataDir, { recursive: true, force: true });
-  });
+  const { service, dataDir } = serviceInEachTest('in-process');
 
   const json = JSON.stringify({ title: 'malformed', format: 'PNG', image: 'cid:img1' });
   const first = `--${BOUNDARY}\r\nContent-Type: application/json\r\n\r\n${json}\r\n`;
@@ -304,20 +305,20 @@ describe('parts whose headers never end', () => {
       'part 1',
     ],
   ])('answers 400 at once naming the part, and creates nothing: %s', async (_name, text, code, part) => {
-    const titlesBefore = await photoTitles(service);
+    const titlesBefore = await photoTitles(service());
     const body = Buffer.from(text, 'latin1');
-    const r = await send(service.port, Buffer.concat([Buffer.from(requestHead(body.length)), body]));
+    const r = await send(service().port, Buffer.concat([Buffer.from(requestHead(body.length)), body]));
     expect(answerStatus(r)).toBe(400);
     if (r.kind !== 'answered') return;
     expect(JSON.parse(r.answer.text)).toMatchObject({
       code,
       message: expect.stringContaining(part),
     });
-    expect(await photoTitles(service)).toEqual(titlesBefore);
+    expect(await photoTitles(service())).toEqual(titlesBefore);
     await eventually(
       'no partial file left',
-      () => filesBelow(path.join(dataDir, 'blobs', 'partial')).length === 0,
+      () => filesBelow(path.join(dataDir(), 'blobs', 'partial')).length === 0,
     );
-    expect(filesBelow(path.join(dataDir, 'blobs', 'blobs'))).toEqual([]);
+    expect(filesBelow(path.join(dataDir(), 'blobs', 'blobs'))).toEqual([]);
   });
 });
