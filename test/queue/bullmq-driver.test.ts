@@ -11,6 +11,7 @@ import {
   BullMqDriver,
   type BullMqDriverOptions,
   FileBlobStore,
+  JobNotFoundError,
   QueueUnavailableError,
   UnrecoverableJobError,
 } from '../../src/queue';
@@ -133,6 +134,67 @@ describe('BullMQ driver: what Redis adds', () => {
       attempts: 1,
       error: { name: 'JobCancelledError' },
     });
+  });
+
+  it('keeps the newest keepFinished jobs of each final state, completed, failed and cancelled apart', async () => {
+    const q = await queueOn(driver({ keepFinished: 2 }));
+    const stateOf = (id: string): Promise<string> =>
+      q.get(id).then(
+        (j) => j.state,
+        (err: unknown) => {
+          if (err instanceof JobNotFoundError) return 'forgotten';
+          throw err;
+        },
+      );
+    const statesOf = (ids: readonly string[]): Promise<string[]> => Promise.all(ids.map(stateOf));
+    // Redis orders finished jobs by their finishing millisecond: the next job finishes in a later one
+    let last = 0;
+    const laterMillisecond = async (finishedAt: number | undefined): Promise<void> => {
+      last = Math.max(last, finishedAt ?? 0);
+      while (Date.now() <= last) await new Promise((r) => setImmediate(r));
+    };
+
+    // cancelled while waiting (no worker yet): each cancel records the job, the oldest record is dropped
+    const cancelled: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const job = await q.enqueue('ok', null);
+      await laterMillisecond((await q.cancel(job.id)).finishedAt);
+      cancelled.push(job.id);
+    }
+    expect(await statesOf(cancelled)).toEqual(['forgotten', 'CANCELLED', 'CANCELLED']);
+
+    q.process('ok', () => ({}));
+    q.process('bad', () => {
+      throw new UnrecoverableJobError('no');
+    });
+    q.start();
+    const run = async (name: string, state: 'COMPLETED' | 'FAILED'): Promise<string> => {
+      const job = await q.enqueue(name, null);
+      await laterMillisecond((await waitForState(q, job.id, [state])).finishedAt);
+      return job.id;
+    };
+    const completed = [await run('ok', 'COMPLETED'), await run('ok', 'COMPLETED')];
+    const failed = [await run('bad', 'FAILED'), await run('bad', 'FAILED'), await run('bad', 'FAILED')];
+    // three failures drop the oldest failure, not a completed or a cancelled job
+    expect(await statesOf([...cancelled, ...completed, ...failed])).toEqual([
+      'forgotten',
+      'CANCELLED',
+      'CANCELLED',
+      'COMPLETED',
+      'COMPLETED',
+      'forgotten',
+      'FAILED',
+      'FAILED',
+    ]);
+    completed.push(await run('ok', 'COMPLETED'));
+    expect(await statesOf(completed)).toEqual(['forgotten', 'COMPLETED', 'COMPLETED']);
+    expect((await q.list('COMPLETED', 0, 10)).jobs.map((j) => j.id).sort()).toEqual(
+      completed.slice(1).sort(),
+    );
+    expect((await q.list('FAILED', 0, 10)).jobs.map((j) => j.id).sort()).toEqual(failed.slice(1).sort());
+    expect((await q.list('CANCELLED', 0, 10)).jobs.map((j) => j.id).sort()).toEqual(
+      cancelled.slice(1).sort(),
+    );
   });
 
   it('keeps ids with colons as given', async () => {
