@@ -105,9 +105,11 @@ describe('client attachments', () => {
   it('aborts the writers when the call is aborted mid-upload', async () => {
     const api = createResourceClient({ baseUrl: server.baseUrl }, { photos });
     const aborted: string[] = [];
+    let sent = 0;
     async function* forever(): AsyncGenerator<Uint8Array> {
       for (;;) {
         await new Promise((r) => setTimeout(r, 1));
+        sent++;
         yield Buffer.alloc(64 * 1024, 1);
       }
     }
@@ -128,7 +130,9 @@ describe('client attachments', () => {
         signal: controller.signal,
       },
     );
-    setTimeout(() => controller.abort(new Error('enough')), 100);
+    // mid-upload: some of the attachment is on its way
+    await until(() => sent >= 4);
+    controller.abort(new Error('enough'));
     await expect(call).rejects.toThrow('enough');
     await until(() => aborted.length === 1);
     // the server keeps serving
