@@ -13,6 +13,7 @@ import {
   type DataSchema,
   type SchemaFileSystem,
 } from '../src';
+import { memoryFileSystem, readTree, SCHEMA_TREE_ROOT } from './fixtures/schema-tree';
 import { type BenchFile, keep, type Suite } from './harness';
 
 const COUNT = 500;
@@ -139,7 +140,39 @@ function suites(): Suite[] {
   ];
 }
 
+/**
+ * The test fixture tree (test/fixtures/pegasus, 38 schemas), as test/codegen/generate-api.test.ts generates
+ * it (that test counts the files read; the time is here, not asserted there).
+ */
+function fixtureTreeSuite(): Suite {
+  const files = readTree(SCHEMA_TREE_ROOT);
+  const fileSystem = memoryFileSystem(files);
+  const options = { sources: [SCHEMA_TREE_ROOT], resolverPath: [SCHEMA_TREE_ROOT], fileSystem };
+  const generated = generateTemplates(options).length;
+  return {
+    title: `generate the fixture tree (test/fixtures/pegasus, ${files.size} .pdsc files)`,
+    short: `codegen fixture tree`,
+    facts: [
+      { label: 'schema files', value: files.size },
+      { label: 'files generated', value: generated },
+    ],
+    notes: ['files are read from memory (SchemaFileSystem); the anchor parses the same tree'],
+    anchor: {
+      name: 'SchemaResolver.parseDirectory',
+      fn: () =>
+        keep(
+          new SchemaResolver({ resolverPath: [SCHEMA_TREE_ROOT], fileSystem }).parseDirectory(
+            SCHEMA_TREE_ROOT,
+          ).length,
+        ),
+    },
+    candidates: [
+      { name: 'generateTemplates (parse + generate)', fn: () => keep(generateTemplates(options).length) },
+    ],
+  };
+}
+
 export const benchmark: BenchFile = {
   title: `Code generation: ${COUNT} schemas, time per schema`,
-  suites,
+  suites: () => [...suites(), fixtureTreeSuite()],
 };

@@ -11,7 +11,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as MsgpackrModule from 'msgpackr';
-import { Data, DataMap, JsonCodec, PsonCodec } from '../src';
+import { Data, DataList, DataMap, JsonCodec, PsonCodec } from '../src';
 import { type DataDocument, dataDocuments } from './fixtures/data-documents';
 import { type BenchFile, fmtInt, keep, keepLength, type Suite } from './harness';
 
@@ -150,11 +150,50 @@ function suitesFor(
   ];
 }
 
+/**
+ * A hostile input: a list holding a string that declares 2 GB in a 20-byte input. The decoder checks the size
+ * against the bytes left before reading (test/data/codecs/pson-properties.test.ts asserts where it stops);
+ * this measures that the refusal costs about what decoding a valid input of the same size does, not a
+ * 2 GB allocation or a scan. The anchor decodes a valid list of one 6-byte string (22 bytes).
+ */
+function rejectSuite(): Suite {
+  const pson = new PsonCodec();
+  const header = [0x23, 0x21, 0x50, 0x53, 0x4f, 0x4e, 0x31, 0x0a];
+  const valid = pson.listToBytes(new DataList(['abcdef']));
+  const hostile = new Uint8Array([...header, 0x11, 0x0a, 0xff, 0xff, 0xff, 0x7f, 1, 2, 3, 4, 5, 6]);
+  check(
+    'the valid list is not 22 bytes or does not decode',
+    valid.length === 22 && pson.bytesToList(valid).get(0) === 'abcdef',
+  );
+  const rejects = (): number => {
+    try {
+      pson.bytesToList(hostile);
+      return 0;
+    } catch (err) {
+      return (err as { offset: number }).offset;
+    }
+  };
+  check('the hostile list is not refused at byte 14', rejects() === 14);
+  return {
+    title: 'refuse a string declaring 2 GB in a 20-byte input, vs decoding a valid 22-byte list',
+    short: 'reject 2 GB string',
+    notes: ['the refusal builds a DataDecodingException (an Error with its stack): that is most of its cost'],
+    anchor: { name: 'pson.bytesToList(valid 22 B)', fn: () => keepLength(pson.bytesToList(valid).get(0)) },
+    candidates: [{ name: 'pson.bytesToList(declares 2 GB) → rejected', fn: () => keep(rejects()) }],
+    // informational, as every goal: refusing should stay within 1/20 of a tiny valid decode (a stack trace)
+    goals: [{ task: 'pson.bytesToList(declares 2 GB) → rejected', min: 1 / 20 }],
+  };
+}
+
 export const benchmark: BenchFile = {
   title: 'PsonCodec (src/data/codecs/pson-codec.ts) vs JsonCodec (anchor) and msgpackr',
   suites: () => {
     const docs = dataDocuments();
     const msgpackr = loadMsgpackr();
-    return [...suitesFor(docs.record1k, 'id', msgpackr), ...suitesFor(docs.document1m, 'kind', msgpackr)];
+    return [
+      ...suitesFor(docs.record1k, 'id', msgpackr),
+      ...suitesFor(docs.document1m, 'kind', msgpackr),
+      rejectSuite(),
+    ];
   },
 };

@@ -4,9 +4,15 @@
  * least any parser must do) and avsc's `Type.forSchema` over Avro versions of the same schemas, for scale.
  *
  * No goal: parsing happens once per schema and process. The number to look at is the time per schema.
+ *
+ * Hostile texts (the timing test/schema/schema-fuzz.test.ts leaves out): valid schemas cut or spliced at a
+ * fixed spot against the same schemas whole, and texts nested just past MAX_NESTING_DEPTH against the same
+ * nesting just within it. Goal (informational): a refusal costs no more than 4× a parse of the same text.
  */
 import avro from 'avsc';
-import { SchemaResolver } from '../src';
+import fc from 'fast-check';
+import { MAX_NESTING_DEPTH, parseSchema, SchemaParseError, SchemaResolver } from '../src';
+import { schemaText } from '../test/schema/schema-arbitraries';
 import { memoryFileSystem, readTree, SCHEMA_TREE_ROOT } from './fixtures/schema-tree';
 import { type BenchFile, keep, type Suite } from './harness';
 
@@ -106,7 +112,58 @@ function suites(): Suite[] {
   ];
 }
 
+/** Parses `text`; a SchemaParseError counts as a refusal, anything else crashes the bench. */
+function parseOrRefuse(text: string): number {
+  try {
+    return parseSchema(text).getType().length;
+  } catch (err) {
+    if (!(err instanceof SchemaParseError)) throw err;
+    return -err.problems.length;
+  }
+}
+
+function hostileSuites(): Suite[] {
+  const COUNT = 200;
+  const valid = fc.sample(schemaText, { seed: 22, numRuns: COUNT });
+  // each text cut at a spot that depends on its index, and a slice of it spliced in after the cut
+  const broken = valid.map((t, i) => {
+    const at = (i * 7919) % t.length;
+    return t.slice(0, at) + t.slice(at / 2, at) + (i % 2 === 0 ? '' : t.slice(at));
+  });
+  const refused = broken.filter((t) => parseOrRefuse(t) < 0).length;
+  const nested = (levels: number): string[] =>
+    ['[', '{"type":', '{"type":"array","items":', '{"a":'].map((open) => {
+      const closer = open.startsWith('[') ? ']' : '}';
+      return open.repeat(levels) + '"int"' + closer.repeat(levels);
+    });
+  const within = nested(MAX_NESTING_DEPTH - 1);
+  const past = nested(MAX_NESTING_DEPTH + 1);
+  const each = (texts: readonly string[]) => (): void => {
+    for (const t of texts) keep(parseOrRefuse(t));
+  };
+  return [
+    {
+      title: `hostile texts: ${COUNT} valid schemas (fast-check, seed 22) cut and spliced, vs the same whole`,
+      short: 'parse hostile: mutated',
+      facts: [
+        { label: 'texts', value: COUNT },
+        { label: 'refused after the change', value: refused },
+      ],
+      anchor: { name: 'parseSchema, the valid texts', fn: each(valid) },
+      candidates: [{ name: 'parseSchema, the changed texts', fn: each(broken) }],
+      goals: [{ task: 'parseSchema, the changed texts', min: 1 / 4 }],
+    },
+    {
+      title: `hostile texts: 4 shapes nested ${MAX_NESTING_DEPTH + 1} deep (refused) vs ${MAX_NESTING_DEPTH - 1} deep`,
+      short: 'parse hostile: nested',
+      anchor: { name: `nested ${MAX_NESTING_DEPTH - 1} deep`, fn: each(within) },
+      candidates: [{ name: `nested ${MAX_NESTING_DEPTH + 1} deep`, fn: each(past) }],
+      goals: [{ task: `nested ${MAX_NESTING_DEPTH + 1} deep`, min: 1 / 4 }],
+    },
+  ];
+}
+
 export const benchmark: BenchFile = {
   title: 'Schema parsing: the whole fixture tree per run, time per schema',
-  suites,
+  suites: () => [...suites(), ...hostileSuites()],
 };

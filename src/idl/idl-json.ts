@@ -15,8 +15,19 @@ import type { IdlJson, IdlJsonObject } from './restspec-model';
 export type IdlJsonValue =
   IdlJson | bigint | readonly IdlJsonValue[] | { readonly [key: string]: IdlJsonValue | undefined };
 
+/**
+ * A JSON string literal as Jackson writes one: JSON.stringify's escapes, but a control character without a
+ * short escape in upper-case hex (`\u000B`, not `\u000b`), as Rest.li's tool-written files show.
+ */
+function quoted(s: string): string {
+  // escapes are matched left to right, so the `u` of an escaped backslash followed by `u` is never taken
+  return JSON.stringify(s).replace(/\\(u00[01][0-9a-f]|.)/g, (m, e: string) =>
+    e.length === 5 ? `\\u${e.slice(1).toUpperCase()}` : m,
+  );
+}
+
 function scalar(value: string | number | boolean | bigint | null): string {
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return quoted(value);
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number' && !Number.isFinite(value)) return 'null';
   return String(value);
@@ -59,7 +70,7 @@ function pretty(value: IdlJsonValue, level: number, out: string[]): void {
   out.push('{\n');
   entries.forEach(([k, v], i) => {
     if (i > 0) out.push(',\n');
-    out.push(pad, JSON.stringify(k), ' : ');
+    out.push(pad, quoted(k), ' : ');
     pretty(v, level + 1, out);
   });
   out.push('\n', '  '.repeat(level), '}');
@@ -84,7 +95,7 @@ export function inlineJsonText(value: IdlJsonValue): string {
   }
   const entries = entriesOf(value as { readonly [key: string]: IdlJsonValue | undefined });
   if (entries.length === 0) return '{ }';
-  return `{ ${entries.map(([k, v]) => `${JSON.stringify(k)} : ${inlineJsonText(v)}`).join(', ')} }`;
+  return `{ ${entries.map(([k, v]) => `${quoted(k)} : ${inlineJsonText(v)}`).join(', ')} }`;
 }
 
 /**

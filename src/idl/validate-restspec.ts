@@ -85,19 +85,20 @@ function checkResource(
     problems.push({ path: pathText(prefix), message: 'expected an object (a ResourceSchema)' });
     return;
   }
-  const data = toData(json, problems);
+  // an 'actions-set' is read as the actionsSet it stands for, so its contents are validated as one
+  const data = toData(readLegacySpelling(json), problems);
   if (data === undefined) return;
   const result = validate(data, restspecSchemas().get('ResourceSchema')!, {
     unrecognizedFieldMode: UnrecognizedFieldMode.DISALLOW,
   });
   for (const m of result.getMessages()) {
-    const path = [...prefix, ...m.getPath()];
+    const path = [...prefix, ...writtenPath(json, m.getPath())];
     if (m.getText() === UNRECOGNIZED) {
       // custom annotations are open records: their members are whatever the annotation declares
       if (path.length >= 3 && path[path.length - 3] === 'annotations') continue;
       if (path[path.length - 1] === LEGACY_ACTIONS_SET) continue; // reported by checkKinds
       warnings.push({ path: pathText(path), message: 'unknown field, passed over' });
-    } else if (isInlineTypeSchema(json, m.getPath())) {
+    } else if (isInlineTypeSchema(json, writtenPath(json, m.getPath()))) {
       warnings.push({
         path: pathText(path),
         message: 'a schema object where the format has its JSON text (an older spelling): read as that text',
@@ -109,6 +110,55 @@ function checkResource(
 
 /** The spelling of `actionsSet` in some old hand-written files (Rest.li's compatibility checker's inputs). */
 const LEGACY_ACTIONS_SET = 'actions-set';
+
+/** True when `v` is a resource (or subresource) written with 'actions-set' and no 'actionsSet'. */
+function hasLegacyActionsSet(v: unknown): v is Record<string, unknown> {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    LEGACY_ACTIONS_SET in v &&
+    !('actionsSet' in v)
+  );
+}
+
+/**
+ * `resource` with each 'actions-set' (its subresources' too) spelt 'actionsSet', in the same place; the
+ * same object where there is none. Below MAX_NESTING_DEPTH only (the validator reports what is deeper).
+ */
+function readLegacySpelling(resource: unknown, depth = 0): unknown {
+  if (typeof resource !== 'object' || resource === null || Array.isArray(resource)) return resource;
+  if (depth > MAX_NESTING_DEPTH) return resource;
+  const legacy = hasLegacyActionsSet(resource);
+  let changed = legacy;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(resource as Record<string, unknown>)) {
+    const key = legacy && k === LEGACY_ACTIONS_SET ? 'actionsSet' : k;
+    const entity = (v as { entity?: { subresources?: unknown } } | null)?.entity;
+    out[key] = v;
+    if ((RESOURCE_KINDS as readonly string[]).includes(key) && Array.isArray(entity?.subresources)) {
+      const before: unknown[] = entity.subresources;
+      const subresources = before.map((sub) => readLegacySpelling(sub, depth + 1));
+      if (subresources.some((sub, i) => sub !== before[i])) {
+        changed = true;
+        out[key] = { ...(v as object), entity: { ...entity, subresources } };
+      }
+    }
+  }
+  return changed ? out : resource;
+}
+
+/** A path into {@link readLegacySpelling}'s output as the file spells it ('actions-set' where it was). */
+function writtenPath(json: unknown, path: readonly (string | number)[]): (string | number)[] {
+  const out: (string | number)[] = [];
+  let v: unknown = json;
+  for (const p of path) {
+    const step = p === 'actionsSet' && hasLegacyActionsSet(v) ? LEGACY_ACTIONS_SET : p;
+    out.push(step);
+    v = typeof v === 'object' && v !== null ? (v as Record<string | number, unknown>)[step] : undefined;
+  }
+  return out;
+}
 
 const TYPE_FIELDS: ReadonlySet<unknown> = new Set(['type', 'returns', 'items', 'params']);
 

@@ -1,8 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSchema, SchemaResolver } from '../../src';
 import { runCli } from '../support/run-cli';
+import { tempDirs } from '../support/temp-dirs';
+
+const tempDir = tempDirs('svc-schema-');
 
 const FIXTURES = join(__dirname, '../fixtures/pegasus');
 
@@ -29,7 +31,7 @@ describe('svc schema', () => {
   });
 
   it('exits 2 and prints every problem of a broken schema', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-schema-'));
+    const dir = tempDir();
     const file = join(dir, 'Broken.pdsc');
     writeFileSync(
       file,
@@ -65,7 +67,7 @@ describe('svc schema', () => {
       '] }',
     ].join('\n');
     const write = (): string => {
-      const file = join(mkdtempSync(join(tmpdir(), 'svc-schema-')), 'Lenient.pdsc');
+      const file = join(tempDir(), 'Lenient.pdsc');
       writeFileSync(file, text);
       return file;
     };
@@ -95,7 +97,7 @@ describe('svc schema', () => {
   });
 
   it('refuses a reference to a schema defined later in the file, and accepts it with --allow-forward-references', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'svc-schema-')), 'Forward.pdsc');
+    const file = join(tempDir(), 'Forward.pdsc');
     writeFileSync(
       file,
       '{ "type": "record", "name": "Forward", "fields": [ { "name": "a", "type": "Later" },' +

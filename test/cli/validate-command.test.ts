@@ -1,7 +1,9 @@
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../support/run-cli';
+import { tempDirs } from '../support/temp-dirs';
+
+const tempDir = tempDirs('svc-validate-');
 
 const FIXTURES = join(__dirname, '../fixtures/pegasus');
 
@@ -20,7 +22,7 @@ describe('svc validate', () => {
   });
 
   it('reads the data from a file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-validate-'));
+    const dir = tempDir();
     const file = join(dir, 'money.json');
     writeFileSync(file, '{"amount": "1"}');
     const res = await runCli(['validate', '-s', 'com.example.common.Money', '-r', FIXTURES, file]);
@@ -105,7 +107,7 @@ describe('svc validate', () => {
   });
 
   it('takes a schema file and validates a value that is not an object', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-validate-'));
+    const dir = tempDir();
     const file = join(dir, 'Four.pdsc');
     writeFileSync(file, '{ "type": "fixed", "name": "Four", "size": 4 }');
     const ok = await runCli(['validate', '-s', file], '"abcd"');
@@ -142,7 +144,7 @@ describe('svc validate', () => {
   });
 
   it('exits 2 and lists every problem of a broken schema file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-validate-'));
+    const dir = tempDir();
     const file = join(dir, 'Bad.pdsc');
     writeFileSync(
       file,
@@ -170,7 +172,7 @@ describe('svc validate', () => {
       2,
       'svc: CliUsageError [SVC_ERR_CLI_USAGE]: the input is empty; expected a JSON document\n',
     ]);
-    const dir = mkdtempSync(join(tmpdir(), 'svc-validate-'));
+    const dir = tempDir();
     const file = join(dir, 'money.json');
     writeFileSync(file, '{"amount": 1,}');
     const bad = await runCli(['validate', '-s', 'com.example.common.Money', '-r', FIXTURES, file]);

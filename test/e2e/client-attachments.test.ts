@@ -17,17 +17,21 @@ import {
 } from '../../src';
 import { createExampleApp } from '../../examples/app';
 import { exampleResources } from '../../examples/resources';
+import { ImageStore } from '../../examples/images';
 import { PhotoLibrary, seededLibrary } from '../../examples/store';
 import { Photo } from '../../examples/src/main/generated/com/example/photos/Photo';
 import { PhotoFormat } from '../../examples/src/main/generated/com/example/photos/PhotoFormat';
 import { PhotoStatus } from '../../examples/src/main/generated/com/example/photos/PhotoStatus';
+import { tempDirs } from '../support/temp-dirs';
 
 const [photos] = exampleResources(new PhotoLibrary());
+const tempDir = tempDirs('svc-client-attachments-');
 
 async function start(
   upstream?: string,
 ): Promise<{ app: FastifyInstance; baseUrl: string; lib: PhotoLibrary }> {
-  const lib = seededLibrary();
+  // images in a directory of this file's, removed after its tests (the default is one per process)
+  const lib = seededLibrary(new ImageStore(tempDir()));
   const app = await createExampleApp({ library: lib, ...(upstream === undefined ? {} : { upstream }) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, lib, baseUrl: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
@@ -105,9 +109,11 @@ describe('client attachments', () => {
   it('aborts the writers when the call is aborted mid-upload', async () => {
     const api = createResourceClient({ baseUrl: server.baseUrl }, { photos });
     const aborted: string[] = [];
+    let sent = 0;
     async function* forever(): AsyncGenerator<Uint8Array> {
       for (;;) {
         await new Promise((r) => setTimeout(r, 1));
+        sent++;
         yield Buffer.alloc(64 * 1024, 1);
       }
     }
@@ -128,7 +134,9 @@ describe('client attachments', () => {
         signal: controller.signal,
       },
     );
-    setTimeout(() => controller.abort(new Error('enough')), 100);
+    // mid-upload: some of the attachment is on its way
+    await until(() => sent >= 4);
+    controller.abort(new Error('enough'));
     await expect(call).rejects.toThrow('enough');
     await until(() => aborted.length === 1);
     // the server keeps serving

@@ -16,13 +16,18 @@ import {
 } from '../../src';
 import type { AttachmentDataSourceWriter } from '../../src';
 import { createExampleApp } from '../../examples/app';
+import { ImageStore } from '../../examples/images';
 import { seededLibrary } from '../../examples/store';
+import { tempDirs } from '../support/temp-dirs';
 
 let app: FastifyInstance;
 let port: number;
 
+const tempDir = tempDirs('svc-photo-images-');
+
 beforeAll(async () => {
-  app = await createExampleApp({ library: seededLibrary() });
+  // images in a directory of this file's, removed after its tests (the default is one per process)
+  app = await createExampleApp({ library: seededLibrary(new ImageStore(tempDir())) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as { port: number }).port;
 });

@@ -1,13 +1,15 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../support/run-cli';
+import { tempDirs } from '../support/temp-dirs';
 import {
   compatExitCode,
   failsAt,
   parseCompatLevel,
   type CompatLevel,
 } from '../../src/idl/compat/compat-level';
+
+const tempDir = tempDirs('svc-compat-');
 
 function snapshot(fields: readonly object[], symbols: readonly string[] = ['A', 'B']): string {
   return JSON.stringify({
@@ -35,7 +37,7 @@ const title = { name: 'title', type: 'string' };
 const FILE = 'com.example.photos.snapshot.json';
 
 function dirWith(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-compat-'));
+  const dir = tempDir();
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(dir, name, '..'), { recursive: true });
     writeFileSync(join(dir, name), text);

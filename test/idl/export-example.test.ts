@@ -3,12 +3,14 @@
  * its module (a separate file from export.test.ts: the example's generated classes and the fixtures' share
  * schema names).
  */
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportIdl, idlFileTexts, validateRestSpec, validateSnapshot } from '../../src';
 import { exampleInterfaces } from '../../examples/interfaces';
 import { runCli } from '../support/run-cli';
+import { tempDirs } from '../support/temp-dirs';
+
+const tempDir = tempDirs('svc-idl-');
 
 describe('exportIdl over the example service', () => {
   it('exports files that validate against the format schemas', () => {
@@ -26,7 +28,7 @@ describe('exportIdl over the example service', () => {
 
 describe('svc idl export', () => {
   it('writes the restspec and snapshot of every resource a module exports, and prints their paths', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'svc-idl-'));
+    const out = tempDir();
     const res = await runCli(['idl', 'export', 'examples/interfaces.ts', out]);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
@@ -49,7 +51,7 @@ describe('svc idl export', () => {
   });
 
   it('exports only the export --export names', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'svc-idl-'));
+    const out = tempDir();
     const res = await runCli(['idl', 'export', 'examples/interfaces.ts', out, '--export', 'albumsInterface']);
     expect([res.code, res.stderr]).toEqual([0, '']);
     expect(readdirSync(join(out, 'idl'))).toEqual(['com.example.photos.albums.restspec.json']);
@@ -57,7 +59,7 @@ describe('svc idl export', () => {
   });
 
   it('exits 2 naming the module when it exports no resources', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-idl-'));
+    const dir = tempDir();
     const module = join(dir, 'empty.js');
     writeFileSync(module, 'exports.answer = 42;\n');
     const res = await runCli(['idl', 'export', module, join(dir, 'out')]);

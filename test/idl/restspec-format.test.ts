@@ -1,27 +1,145 @@
 /**
- * The IDL format: real Rest.li files validate against our copies of the format's schemas (and print back
- * byte for byte), unknown fields are warnings, malformed files are IdlFormatErrors naming file and JSON path.
+ * The IDL format: files in Rest.li's format validate against our copies of the format's schemas (and print
+ * back byte for byte), unknown fields are warnings, malformed files are IdlFormatErrors naming file and JSON
+ * path.
+ *
+ * In every run, the files are a corpus of our own (test/idl/fixtures/restli-format/, hand-written in the
+ * format; no file of Rest.li's is copied), which uses every field of every record of the format and every
+ * construct that Rest.li's own files use. Rest.li's own `.restspec.json` and `.snapshot.json` files are
+ * checked on request: point SVC_RESTLI_GIT_DIR at a git directory of https://github.com/linkedin/rest.li
+ * (a bare clone, or a work tree's `.git`), e.g.
+ *
+ *   SVC_RESTLI_GIT_DIR=~/src/rest.li/.git npx jest test/idl/restspec-format
+ *
+ * Then every file of its HEAD must validate, every file its tools wrote (under `src/main/`) must print back
+ * byte for byte, and the corpus must hold every construct those files use (so that the corpus is extended
+ * when Rest.li's files grow a construct).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  ArrayDataSchema,
+  type DataSchema,
   type IdlFormatError,
   idlJsonText,
   isSvcError,
+  MapDataSchema,
   parseRestSpec,
   parseSnapshot,
+  RecordDataSchema,
   restspecSchemas,
   validateRestSpec,
   validateSnapshot,
 } from '../../src';
 
-const FIXTURES = join(__dirname, 'fixtures/rest.li');
-const fixtures = readdirSync(FIXTURES).filter((f) => f.endsWith('.json'));
-const MIRROR = '/work/.mirror/linkedin+rest.li/repo';
+const CORPUS = join(__dirname, 'fixtures/restli-format');
+const corpus = readdirSync(CORPUS)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
+/** Hand-written inputs in older spellings, read with warnings (and not printed back). */
+const isLegacy = (file: string): boolean => file.startsWith('prev-');
+const RESTLI_GIT_DIR = process.env.SVC_RESTLI_GIT_DIR;
 
 function read(file: string): string {
-  return readFileSync(join(FIXTURES, file), 'utf8');
+  return readFileSync(join(CORPUS, file), 'utf8');
+}
+
+function parse(file: string, text: string): { readonly warnings: readonly unknown[] } {
+  return file.endsWith('.snapshot.json') ? parseSnapshot(text, file) : parseRestSpec(text, file);
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** The resource of a file: a restspec is one, a snapshot holds one as `schema`. */
+function resourceOf(json: Json): Json {
+  return json !== null && typeof json === 'object' && !Array.isArray(json) && 'models' in json
+    ? json.schema!
+    : json;
+}
+
+/**
+ * The constructs a resource uses, as JSON paths with array indexes left out (`/collection/finders[]/name`):
+ * a path into a subresource starts at `SUB` (whatever its depth), a custom annotation's content is `*`,
+ * and an empty object or list counts as a construct of its own.
+ */
+function constructs(json: Json, path = '', out = new Set<string>()): Set<string> {
+  if (json !== null && typeof json === 'object') {
+    const entries: [string, Json][] = Array.isArray(json)
+      ? json.map((v): [string, Json] => ['[]', v])
+      : Object.entries(json).map(([k, v]): [string, Json] => [`/${k}`, v]);
+    if (entries.length === 0) out.add(path);
+    for (const [step, v] of entries) {
+      const next = (path + step).replace(/^.*\/subresources\[\]/, 'SUB');
+      if (/\/annotations$/.test(path)) out.add(`${next.replace(/\/[^/]*$/, '')}/*`);
+      else constructs(v, next, out);
+    }
+  } else out.add(path);
+  return out;
+}
+
+/** The `.pdsc` keywords the models of a snapshot use (the values of defaults, docs and validation aside). */
+const MODEL_KEYWORDS = new Set(
+  'type name namespace package doc fields include items values symbols symbolDocs deprecatedSymbols ref size default optional alias aliases deprecated order java validate'.split(
+    ' ',
+  ),
+);
+function modelKeywords(json: Json, out = new Set<string>()): Set<string> {
+  if (Array.isArray(json)) {
+    out.add(json.some((m) => typeof m === 'string') ? 'a model by name' : 'models');
+    for (const v of json) {
+      if (Array.isArray(v)) out.add('a union');
+      modelKeywords(v, out);
+    }
+  } else if (json !== null && typeof json === 'object') {
+    for (const [k, v] of Object.entries(json)) {
+      if (!MODEL_KEYWORDS.has(k)) continue;
+      out.add(
+        k === 'type' && typeof v === 'string' && /^(record|enum|typeref|fixed|array|map)$/.test(v) ? v : k,
+      );
+      if (Array.isArray(v) && k === 'type') out.add('a union');
+      if (!['default', 'symbolDocs', 'validate', 'java'].includes(k)) modelKeywords(v, out);
+    }
+  }
+  return out;
+}
+
+/** `Record.field` for each field of a format record that `json` (read as `schema`) holds. */
+function fieldsUsed(json: Json, schema: DataSchema, out = new Set<string>()): Set<string> {
+  const s = schema.getDereferencedSchema();
+  if (s instanceof RecordDataSchema && json !== null && typeof json === 'object' && !Array.isArray(json)) {
+    for (const f of s.getFields()) {
+      const v = json[f.getName()];
+      if (v === undefined) continue;
+      out.add(`${s.getName()}.${f.getName()}`);
+      fieldsUsed(v, f.getType(), out);
+    }
+  } else if (s instanceof ArrayDataSchema && Array.isArray(json)) {
+    for (const v of json) fieldsUsed(v, s.getItems(), out);
+  } else if (
+    s instanceof MapDataSchema &&
+    json !== null &&
+    typeof json === 'object' &&
+    !Array.isArray(json)
+  ) {
+    for (const v of Object.values(json)) fieldsUsed(v, s.getValues(), out);
+  }
+  return out;
+}
+
+/** `Record.field` for each field of each record the format reaches from ResourceSchema. */
+function formatFields(schema: DataSchema, out = new Set<string>()): Set<string> {
+  const s = schema.getDereferencedSchema();
+  if (s instanceof RecordDataSchema) {
+    for (const f of s.getFields()) {
+      const key = `${s.getName()}.${f.getName()}`;
+      if (out.has(key)) continue;
+      out.add(key);
+      formatFields(f.getType(), out);
+    }
+  } else if (s instanceof ArrayDataSchema) formatFields(s.getItems(), out);
+  else if (s instanceof MapDataSchema) formatFields(s.getValues(), out);
+  return out;
 }
 
 function problemsOf(fn: () => unknown): { file: string; problems: { path: string; message: string }[] } {
@@ -129,40 +247,104 @@ describe('the format schemas', () => {
   });
 });
 
-describe('real Rest.li files', () => {
-  it.each(fixtures)('validates %s', (file) => {
-    const text = read(file);
-    const parsed = file.endsWith('.snapshot.json') ? parseSnapshot(text, file) : parseRestSpec(text, file);
-    const legacy = file.startsWith('prev-');
-    expect(parsed.warnings.length > 0).toBe(legacy);
+describe('the corpus in the format (test/idl/fixtures/restli-format)', () => {
+  it.each(corpus)('validates %s', (file) => {
+    expect(parse(file, read(file)).warnings.length > 0).toBe(isLegacy(file));
   });
 
-  it.each(fixtures.filter((f) => !f.startsWith('prev-')))('prints %s back byte for byte', (file) => {
+  it.each(corpus.filter((f) => !isLegacy(f)))('prints %s back byte for byte', (file) => {
     const text = read(file);
-    expect(idlJsonText(JSON.parse(text))).toBe(text);
+    expect(idlJsonText(JSON.parse(text) as Json)).toBe(text);
   });
 
-  const inMirror = existsSync(MIRROR) ? it : it.skip;
-  inMirror('validates every .restspec.json and .snapshot.json in the Rest.li repository', () => {
+  it('holds resources of every kind, subresources, snapshots and inputs in older spellings', () => {
+    const kinds = corpus.map((f) => Object.keys(resourceOf(JSON.parse(read(f)) as Json) as object));
+    for (const kind of ['collection', 'association', 'simple', 'actionsSet', 'actions-set'])
+      expect({ kind, files: kinds.filter((k) => k.includes(kind)).length }).toEqual({
+        kind,
+        files: expect.any(Number) as number,
+      });
+    expect(kinds.filter((k) => k.includes('actions-set'))).toHaveLength(1);
+    expect(corpus.filter((f) => f.endsWith('.snapshot.json')).length).toBeGreaterThanOrEqual(4);
+    expect(corpus.filter(isLegacy).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('uses every field of every record of the format', () => {
+    const resource = restspecSchemas().get('ResourceSchema')!;
+    const used = new Set<string>();
+    for (const file of corpus) fieldsUsed(resourceOf(JSON.parse(read(file)) as Json), resource, used);
+    expect([...formatFields(resource)].filter((f) => !used.has(f))).toEqual([]);
+  });
+
+  it('uses every kind of model: records, enums, typerefs, fixed, arrays, maps, unions, names of earlier ones', () => {
+    const used = new Set<string>();
+    for (const file of corpus.filter((f) => f.endsWith('.snapshot.json')))
+      modelKeywords((JSON.parse(read(file)) as { models: Json }).models, used);
+    expect([...used].sort()).toEqual(
+      expect.arrayContaining([
+        'record',
+        'enum',
+        'typeref',
+        'fixed',
+        'array',
+        'map',
+        'a union',
+        'a model by name',
+      ]),
+    );
+  });
+
+  it('reads the older spellings of hand-written files with warnings', () => {
+    expect(parseRestSpec(read('prev-upkeep-as.restspec.json'), 'as.json').warnings).toEqual([
+      {
+        path: '/actions-set/actions/0/parameters/0/type',
+        message: 'a schema object where the format has its JSON text (an older spelling): read as that text',
+      },
+      { path: '/actions-set', message: "an older spelling of 'actionsSet': read as that" },
+    ]);
+    const coll = parseRestSpec(read('prev-books-coll.restspec.json'), 'coll.json');
+    expect(coll.warnings.map((w) => w.path)).toEqual(
+      expect.arrayContaining([
+        '/collection/actions/0/parameters/1/type',
+        '/collection/methods/1/metadata/type',
+        '/collection/entity/actions/0/parameters/0/type',
+      ]),
+    );
+    expect(
+      coll.warnings.filter((w) => w.message === 'unknown field, passed over').map((w) => w.path),
+    ).toEqual(['/collection/finders/0/default', '/collection/actions/0/return']);
+  });
+});
+
+// Opt-in (see the header): Rest.li's own files, from the git directory SVC_RESTLI_GIT_DIR names.
+(RESTLI_GIT_DIR ? describe : describe.skip)("Rest.li's own files (SVC_RESTLI_GIT_DIR)", () => {
+  let files: { file: string; text: string }[] = [];
+
+  beforeAll(() => {
     const git = (args: string[], input?: string): Buffer =>
-      execFileSync('git', [`--git-dir=${MIRROR}`, ...args], { maxBuffer: 1 << 28, input });
-    const files = git(['ls-tree', '-r', 'HEAD', '--name-only'])
+      execFileSync('git', [`--git-dir=${RESTLI_GIT_DIR!}`, ...args], { maxBuffer: 1 << 28, input });
+    const names = git(['ls-tree', '-r', 'HEAD', '--name-only'])
       .toString('utf8')
       .split('\n')
       .filter((f) => /\.(restspec|snapshot)\.json$/.test(f));
-    expect(files.length).toBeGreaterThan(200);
     // one git process for every file: `<sha> blob <size>\n<bytes>\n` per file
-    const batch = git(['cat-file', '--batch'], files.map((f) => `HEAD:${f}\n`).join(''));
-    const failed: string[] = [];
+    const batch = git(['cat-file', '--batch'], names.map((f) => `HEAD:${f}\n`).join(''));
     let at = 0;
-    for (const file of files) {
+    files = names.map((file) => {
       const eol = batch.indexOf(0x0a, at);
       const size = Number(batch.subarray(at, eol).toString('latin1').split(' ')[2]);
       const text = batch.subarray(eol + 1, eol + 1 + size).toString('utf8');
       at = eol + 1 + size + 1;
+      return { file, text };
+    });
+  });
+
+  it('validates every .restspec.json and .snapshot.json', () => {
+    expect(files.length).toBeGreaterThan(200);
+    const failed: string[] = [];
+    for (const { file, text } of files) {
       try {
-        if (file.endsWith('.snapshot.json')) parseSnapshot(text, file);
-        else parseRestSpec(text, file);
+        parse(file, text);
       } catch (err) {
         failed.push((err as Error).message);
       }
@@ -170,13 +352,31 @@ describe('real Rest.li files', () => {
     expect(failed).toEqual([]);
   });
 
-  it('reads the older spellings of hand-written files with warnings', () => {
-    const as = parseRestSpec(read('prev-greetings-as.restspec.json'), 'as.json');
-    expect(as.warnings).toEqual([
-      { path: '/actions-set', message: "an older spelling of 'actionsSet': read as that" },
-    ]);
-    const coll = parseRestSpec(read('prev-greetings-coll.restspec.json'), 'coll.json');
-    expect(coll.warnings.map((w) => w.path)).toContain('/collection/actions/0/parameters/3/type');
+  it('prints every file its tools wrote (under src/main/) back byte for byte', () => {
+    const written = files.filter((f) => f.file.includes('/src/main/'));
+    expect(written.length).toBeGreaterThan(100);
+    expect(
+      written.filter(({ text }) => idlJsonText(JSON.parse(text) as Json) !== text).map((f) => f.file),
+    ).toEqual([]);
+  });
+
+  it('uses no construct that the corpus lacks', () => {
+    const ours = new Set<string>();
+    const oursInModels = new Set<string>();
+    for (const file of corpus) {
+      const json = JSON.parse(read(file)) as Json;
+      constructs(resourceOf(json), '', ours);
+      if (file.endsWith('.snapshot.json')) modelKeywords((json as { models: Json }).models, oursInModels);
+    }
+    const missing = new Set<string>();
+    for (const { text } of files) {
+      const json = JSON.parse(text) as Json;
+      for (const c of constructs(resourceOf(json))) if (!ours.has(c)) missing.add(c);
+      if (/"models"/.test(text))
+        for (const k of modelKeywords((json as { models: Json }).models))
+          if (!oursInModels.has(k)) missing.add(`models: ${k}`);
+    }
+    expect([...missing].sort()).toEqual([]);
   });
 });
 
@@ -242,6 +442,15 @@ describe('validateRestSpec', () => {
       /one kind, not collection and simple/,
     ],
     ['an unknown entityType', (r) => (r.entityType = 'BINARY'), '/entityType', /enum symbol/],
+    [
+      "an action without a name in an 'actions-set' (the older spelling is validated as actionsSet)",
+      (r) => {
+        delete r.collection;
+        r['actions-set'] = { actions: [{ parameters: [] }] };
+      },
+      '/actions-set/actions/0/name',
+      /required/,
+    ],
   ];
 
   it.each(malformed)('rejects %s, naming the file and the JSON path', (_what, change, path, message) => {

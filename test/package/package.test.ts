@@ -1,9 +1,11 @@
 /**
  * The package as npm ships it and as consumers load it: the files `npm pack` takes, and
  * `require('svc-framework')`, `import ... from 'svc-framework'` and TypeScript's resolution going through
- * the `exports` map. The consumer is a temp directory whose node_modules/svc-framework links to this
- * repository, as an installed package would sit there; it loads the compiled dist/ (built by
- * `npm install`, and here if missing).
+ * the `exports` map. Always the current sources: the package is staged in a temp directory this file owns
+ * (the repository's files as git sees them, tracked or not ignored, so never a stale dist/), built there as
+ * `npm install` would (`tsc -p tsconfig.build.json`), and removed afterwards; the repository's own dist/ is
+ * neither read nor written. The consumer is a sibling directory whose node_modules/svc-framework links to
+ * the staged package, as an installed package would sit there.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -16,23 +18,49 @@ const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf
   license: string;
 };
 
+let stage: string;
+/** The staged package: the repository's files and a dist/ built from them. */
+let pkg: string;
 let consumer: string;
 
-beforeAll(() => {
-  if (
-    !['dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js'].every((f) => fs.existsSync(path.join(ROOT, f)))
-  ) {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
+/** Copies the files git sees in the repository (tracked, or new and not ignored) into `to`. */
+function copyRepository(to: string): void {
+  const ls = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  if (ls.status !== 0) throw new Error(`git ls-files failed:\n${ls.stderr}`);
+  for (const file of ls.stdout.split('\0').filter((f) => f !== '')) {
+    const from = path.join(ROOT, file);
+    if (!fs.existsSync(from)) continue; // deleted in the work tree, not yet in the index
+    fs.mkdirSync(path.dirname(path.join(to, file)), { recursive: true });
+    fs.copyFileSync(from, path.join(to, file));
   }
-  consumer = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-consumer-'));
-  fs.mkdirSync(path.join(consumer, 'node_modules'));
-  fs.symlinkSync(ROOT, path.join(consumer, 'node_modules/svc-framework'), 'dir');
+}
+
+beforeAll(() => {
+  stage = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-package-')));
+  pkg = path.join(stage, 'svc-framework');
+  copyRepository(pkg);
+  expect(fs.existsSync(path.join(pkg, 'dist'))).toBe(false);
+  // the build and the package's own require() calls find the repository's dependencies
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'), 'dir');
+  const build = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: pkg, encoding: 'utf8' },
+  );
+  if (build.status !== 0)
+    throw new Error(`tsc -p tsconfig.build.json failed:\n${build.stdout}${build.stderr}`);
+  consumer = path.join(stage, 'consumer');
+  fs.mkdirSync(path.join(consumer, 'node_modules'), { recursive: true });
+  fs.symlinkSync(pkg, path.join(consumer, 'node_modules/svc-framework'), 'dir');
   fs.writeFileSync(path.join(consumer, 'package.json'), '{ "name": "consumer", "private": true }');
-}, 120_000);
+}, 180_000);
 
 afterAll(() => {
-  fs.rmSync(consumer, { recursive: true, force: true });
+  if (stage !== undefined) fs.rmSync(stage, { recursive: true, force: true });
 });
 
 /** Runs node in the consumer directory. */
@@ -44,7 +72,7 @@ function node(args: readonly string[]): { status: number | null; stdout: string;
 describe('the packed package', () => {
   it('holds the compiled code, the command, LICENSE, CHANGELOG.md and README.md, and no sources or tests', () => {
     const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: ROOT,
+      cwd: pkg,
       encoding: 'utf8',
     });
     expect(r.status).toBe(0);
@@ -64,6 +92,20 @@ describe('the packed package', () => {
     }
     const tops = [...new Set(files.map((f) => f.split('/')[0]))].sort();
     expect(tops).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'bin', 'dist', 'package.json']);
+  });
+
+  it('ships a compiled module for every source file of the work tree', () => {
+    const below = (dir: string): string[] =>
+      (fs.readdirSync(dir, { recursive: true }) as string[]).map((f) => f.split(path.sep).join('/'));
+    const sources = below(path.join(ROOT, 'src'))
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+      .map((f) => f.replace(/\.ts$/, ''))
+      .sort();
+    const compiled = below(path.join(pkg, 'dist'));
+    expect(sources.length).toBeGreaterThan(100);
+    expect(sources.filter((f) => !compiled.includes(`${f}.js`) || !compiled.includes(`${f}.d.ts`))).toEqual(
+      [],
+    );
   });
 
   it('maps the package root to the compiled entry, types condition first, as TypeScript requires', () => {
@@ -106,7 +148,7 @@ describe('a consumer of the package', () => {
         "require('svc-framework/package.json').version)",
     ]);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(`${path.join(ROOT, 'dist/index.js')} function function ${PACKAGE.version}\n`);
+    expect(r.stdout).toBe(`${path.join(pkg, 'dist/index.js')} function function ${PACKAGE.version}\n`);
   });
 
   it('imports named exports from an ES module', () => {
@@ -117,7 +159,7 @@ describe('a consumer of the package', () => {
         "console.log(import.meta.resolve('svc-framework'), new JsonCodec().mapToString(new DataMap({ a: 1 })), typeof svcPlugin)",
     ]);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(`file://${path.join(ROOT, 'dist/index.js')} {"a":1} function\n`);
+    expect(r.stdout).toBe(`file://${path.join(pkg, 'dist/index.js')} {"a":1} function\n`);
   });
 
   it('cannot reach into dist/ past the exports map', () => {
@@ -168,7 +210,7 @@ describe('a consumer of the package', () => {
         { cwd: dir, encoding: 'utf8' },
       );
       expect(r.stderr).toBe('');
-      expect(r.stdout).toContain(`${path.join(ROOT, 'dist/index.d.ts')}\n`);
+      expect(r.stdout).toContain(`${path.join(pkg, 'dist/index.d.ts')}\n`);
       expect(r.stdout).not.toContain('error TS');
       expect(r.status).toBe(0);
     },

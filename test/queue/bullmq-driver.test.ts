@@ -11,6 +11,7 @@ import {
   BullMqDriver,
   type BullMqDriverOptions,
   FileBlobStore,
+  JobNotFoundError,
   QueueUnavailableError,
   UnrecoverableJobError,
 } from '../../src/queue';
@@ -101,14 +102,15 @@ describe('BullMQ driver: what Redis adds', () => {
           job.signal.addEventListener('abort', () => reject(job.signal.reason as Error));
         }),
     );
-    q.start();
+    q.process('next', () => ({}));
+    q.start({ concurrency: 1 });
     const job = await q.enqueue('long', null);
     await waitForState(q, job.id, ['ACTIVE']);
     await q.cancel(job.id);
     await waitForState(q, job.id, ['CANCELLED']);
-    const until = Date.now() + 10_000;
-    while ((await q.list('FAILED', 0, 10)).total !== 0 && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 20));
+    // the one worker takes the next job only once it is done with the cancelled one (its processor rejected)
+    const next = await q.enqueue('next', null);
+    await waitForState(q, next.id, ['COMPLETED']);
     expect((await q.list('FAILED', 0, 10)).total).toBe(0);
     expect((await q.list('CANCELLED', 0, 10)).jobs.map((j) => j.id)).toEqual([job.id]);
   });
@@ -133,6 +135,67 @@ describe('BullMQ driver: what Redis adds', () => {
       attempts: 1,
       error: { name: 'JobCancelledError' },
     });
+  });
+
+  it('keeps the newest keepFinished jobs of each final state, completed, failed and cancelled apart', async () => {
+    const q = await queueOn(driver({ keepFinished: 2 }));
+    const stateOf = (id: string): Promise<string> =>
+      q.get(id).then(
+        (j) => j.state,
+        (err: unknown) => {
+          if (err instanceof JobNotFoundError) return 'forgotten';
+          throw err;
+        },
+      );
+    const statesOf = (ids: readonly string[]): Promise<string[]> => Promise.all(ids.map(stateOf));
+    // Redis orders finished jobs by their finishing millisecond: the next job finishes in a later one
+    let last = 0;
+    const laterMillisecond = async (finishedAt: number | undefined): Promise<void> => {
+      last = Math.max(last, finishedAt ?? 0);
+      while (Date.now() <= last) await new Promise((r) => setImmediate(r));
+    };
+
+    // cancelled while waiting (no worker yet): each cancel records the job, the oldest record is dropped
+    const cancelled: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const job = await q.enqueue('ok', null);
+      await laterMillisecond((await q.cancel(job.id)).finishedAt);
+      cancelled.push(job.id);
+    }
+    expect(await statesOf(cancelled)).toEqual(['forgotten', 'CANCELLED', 'CANCELLED']);
+
+    q.process('ok', () => ({}));
+    q.process('bad', () => {
+      throw new UnrecoverableJobError('no');
+    });
+    q.start();
+    const run = async (name: string, state: 'COMPLETED' | 'FAILED'): Promise<string> => {
+      const job = await q.enqueue(name, null);
+      await laterMillisecond((await waitForState(q, job.id, [state])).finishedAt);
+      return job.id;
+    };
+    const completed = [await run('ok', 'COMPLETED'), await run('ok', 'COMPLETED')];
+    const failed = [await run('bad', 'FAILED'), await run('bad', 'FAILED'), await run('bad', 'FAILED')];
+    // three failures drop the oldest failure, not a completed or a cancelled job
+    expect(await statesOf([...cancelled, ...completed, ...failed])).toEqual([
+      'forgotten',
+      'CANCELLED',
+      'CANCELLED',
+      'COMPLETED',
+      'COMPLETED',
+      'forgotten',
+      'FAILED',
+      'FAILED',
+    ]);
+    completed.push(await run('ok', 'COMPLETED'));
+    expect(await statesOf(completed)).toEqual(['forgotten', 'COMPLETED', 'COMPLETED']);
+    expect((await q.list('COMPLETED', 0, 10)).jobs.map((j) => j.id).sort()).toEqual(
+      completed.slice(1).sort(),
+    );
+    expect((await q.list('FAILED', 0, 10)).jobs.map((j) => j.id).sort()).toEqual(failed.slice(1).sort());
+    expect((await q.list('CANCELLED', 0, 10)).jobs.map((j) => j.id).sort()).toEqual(
+      cancelled.slice(1).sort(),
+    );
   });
 
   it('keeps ids with colons as given', async () => {

@@ -421,6 +421,7 @@ describe('streaming behaviour', () => {
 
   it("fails the handler's reader when the client aborts mid-upload, and keeps serving", async () => {
     const errors: string[] = [];
+    let received = 0;
     const victim = collection({
       name: 'photos',
       key: LONG_KEY,
@@ -428,9 +429,13 @@ describe('streaming behaviour', () => {
       methods: {
         create: withAttachments(async (attachments) => {
           try {
-            await lastValueFrom(attachments$(attachments!).pipe(concatMap((a) => a.data$)), {
-              defaultValue: undefined,
-            });
+            await lastValueFrom(
+              attachments$(attachments!).pipe(
+                concatMap((a) => a.data$),
+                map((c) => (received += c.length)),
+              ),
+              { defaultValue: undefined },
+            );
           } catch (e) {
             errors.push((e as Error).name);
             throw e;
@@ -452,7 +457,8 @@ describe('streaming behaviour', () => {
         '--B\r\nContent-Type: application/json\r\n\r\n{}\r\n--B\r\nContent-ID: a\r\n\r\n' +
         'x'.repeat(100_000);
       socket.write(`${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`);
-      await new Promise((r) => setTimeout(r, 50));
+      // mid-upload: the handler is reading the attachment, which has not ended
+      await until(() => received > 0);
       socket.destroy();
       await until(() => errors.length === 1);
       expect(errors[0]).toBe('AttachmentAbortedError');

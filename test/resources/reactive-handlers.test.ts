@@ -13,6 +13,7 @@ import {
   action,
   collection,
   finder,
+  recordOf,
   registerResource,
   resolveSvcOptions,
 } from '../../src';
@@ -40,7 +41,27 @@ function hanging(probe: Probe, signal: AbortSignal): Observable<never> {
   });
 }
 
-function resource(probe: Probe, timeout?: number) {
+/** Values a source emitted, and its teardowns. */
+interface Ticks {
+  emitted: number;
+  unsubscribed: number;
+}
+
+/** An asynchronous source of photos, one per timer tick, that never completes on its own. */
+function ticking(ticks: Ticks): Observable<Photo> {
+  return new Observable<Photo>((subscriber) => {
+    const timer = setInterval(() => {
+      ticks.emitted++;
+      subscriber.next(PHOTOS[ticks.emitted % PHOTOS.length]!);
+    }, 1);
+    return () => {
+      clearInterval(timer);
+      ticks.unsubscribed++;
+    };
+  });
+}
+
+function resource(probe: Probe, timeout?: number, ticks: Ticks = { emitted: 0, unsubscribed: 0 }) {
   return collection({
     name: 'photos',
     key: LONG_KEY,
@@ -51,6 +72,7 @@ function resource(probe: Probe, timeout?: number) {
         if (id === 1) return timer(5).pipe(rxMap(() => PHOTOS[0]!));
         if (id === 2) return concat(of(PHOTOS[0]!), timer(5).pipe(rxMap(() => PHOTOS[1]!)));
         if (id === 3) return EMPTY;
+        if (id === 6) return ticking(ticks);
         if (id === 4)
           return new Promise<Photo>((_resolve, reject) =>
             ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error)),
@@ -71,6 +93,7 @@ function resource(probe: Probe, timeout?: number) {
       actions: {
         count: action({ returns: INT }, () => timer(1).pipe(rxMap(() => 5))),
         twice: action({ returns: INT }, () => of(1, 2)),
+        ticking: action({ returns: recordOf(Photo) }, () => ticking(ticks)),
       },
     },
   });
@@ -79,8 +102,9 @@ function resource(probe: Probe, timeout?: number) {
 describe('what a handler Observable means', () => {
   let server: TestServer;
   const probe: Probe = { subscribed: 0, unsubscribed: 0, reasons: [] };
+  const ticks: Ticks = { emitted: 0, unsubscribed: 0 };
   beforeAll(async () => {
-    server = await startServer({ resources: [resource(probe)], mode: 'development' });
+    server = await startServer({ resources: [resource(probe, undefined, ticks)], mode: 'development' });
   });
   afterAll(() => server.close());
 
@@ -125,6 +149,23 @@ describe('what a handler Observable means', () => {
       expect(r.json.message).toMatch(/photos (get|action 'twice').*emitted more than one value/);
     }
   });
+
+  it.each([
+    ['get', 'GET', '/photos/6', 'get'],
+    ['an action', 'POST', '/photos?action=ticking', "action 'ticking'"],
+  ] as const)(
+    'unsubscribes an asynchronous one-value Observable of %s at its second value, and answers 500',
+    async (_what, method, path, label) => {
+      const before = { ...ticks };
+      const r = await server.request(method, path);
+      expect(r.status).toBe(500);
+      expect(r.json.message).toContain(`photos ${label}`);
+      expect(r.json.message).toContain('emitted more than one value');
+      await until(() => ticks.unsubscribed === before.unsubscribed + 1);
+      // the teardown ran at the second value: the source's timer never fired again
+      expect(ticks.emitted).toBe(before.emitted + 2);
+    },
+  );
 
   it('takes the value of an action Observable', async () => {
     const r = await server.request('POST', '/photos?action=count');

@@ -1,8 +1,9 @@
 /**
  * Fuzzing the `.pdsc` parser: whatever text it is given (random text, schema-shaped JSON, mutations of valid
  * schemas, texts nested past the limit), parsing either succeeds or throws SchemaParseError, never another
- * error, and returns promptly. Bounded in the normal suite; `SVC_FUZZ_RUNS=100000 npx jest test/schema/schema-fuzz`
- * for a long session.
+ * error (a stack overflow included), and returns: a hang fails the test at jest's timeout. How long hostile
+ * texts take is measured, not asserted here: `npm run bench -- schema-parse` (the "hostile texts" suites).
+ * Bounded in the normal suite; `SVC_FUZZ_RUNS=100000 npx jest test/schema/schema-fuzz` for a long session.
  */
 import fc from 'fast-check';
 import { MAX_NESTING_DEPTH, parseSchema, SchemaParseError, type ParseSchemaOptions } from '../../src';
@@ -17,13 +18,9 @@ const OPTIONS: readonly ParseSchemaOptions[] = [
   { allowForwardReferences: true, file: 'fuzz/Fuzz.pdsc' },
 ];
 
-/** A parse must end well within this (a generous bound: other suites share the machine). */
-const SLOW_MS = 5000;
-
 /** Parses `text` under every option set; anything but success or SchemaParseError fails the property. */
 function parsesOrRefuses(text: string): void {
   for (const options of OPTIONS) {
-    const start = performance.now();
     try {
       parseSchema(text, options);
     } catch (err) {
@@ -35,7 +32,6 @@ function parsesOrRefuses(text: string): void {
       expect(err.problems.length).toBeGreaterThan(0);
       for (const p of err.problems) expect(typeof p.message).toBe('string');
     }
-    expect(performance.now() - start).toBeLessThan(SLOW_MS);
   }
 }
 

@@ -7,6 +7,7 @@ import {
   readMultipart,
   writeMultipart,
 } from '../../src/streams/multipart';
+import { quiescent } from '../support/quiescent';
 
 const bytes = (s: string): Buffer => Buffer.from(s, 'latin1');
 
@@ -113,8 +114,9 @@ describe('the multipart parser', () => {
     while (source.write(chunk) && accepted < 64) accepted++;
     const first = await iterator.next();
     expect(first.done).toBe(false);
-    // the writes stop being accepted long before 64 chunks: nothing reads the part
-    await new Promise((r) => setTimeout(r, 20));
+    // the writes stop being accepted long before 64 chunks: nothing reads the part, so once the parser has
+    // done all it will, the source still waits for a drain
+    await quiescent(() => [source.writableLength, source.readableLength, source.writableNeedDrain]);
     expect(source.writableNeedDrain).toBe(true);
     expect(accepted).toBeLessThan(64);
     let size = 0;

@@ -33,6 +33,7 @@ import {
   writerFromObservable,
   writerFromSyncInput,
 } from '../../src/streams';
+import { quiescent } from '../support/quiescent';
 
 const text = (chunks: readonly Uint8Array[]): string => Buffer.concat(chunks).toString();
 const bytes = (s: string): Uint8Array => Buffer.from(s);
@@ -272,11 +273,11 @@ describe('RxJS face', () => {
     const sub = writerChunks$(writerFromAsyncIterable('g', source()), demand).subscribe((c) =>
       seen.push(Buffer.from(c).toString()),
     );
-    await tick();
+    await quiescent(() => pulled);
     expect(pulled).toBe(0);
     demand.next(3);
     await until(() => seen.length === 3);
-    await tick();
+    await quiescent(() => pulled);
     expect(pulled).toBe(3);
     expect(seen).toEqual(['0', '1', '2']);
     sub.unsubscribe();

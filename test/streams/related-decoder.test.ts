@@ -11,6 +11,7 @@ import type { AttachmentReader } from '../../src/streams';
 import { attachments$, writerFromAsyncIterable, writerFromBytes } from '../../src/streams';
 import { decodeRelated } from '../../src/streams/related/decoder';
 import { encodeRelated } from '../../src/streams/related/encoder';
+import { quiescent } from '../support/quiescent';
 
 const text = (chunks: readonly Uint8Array[]): string => Buffer.concat(chunks).toString();
 
@@ -150,7 +151,7 @@ sys.stdout.buffer.write(ct + b"\\n" + body)
     const m = decodeRelated(msg.body, msg.contentType);
     await m.payload;
     const reader = (await m.attachments)!;
-    await new Promise((r) => setTimeout(r, 50));
+    await quiescent(() => produced);
     // nobody asked for data yet: only buffers' worth was produced
     expect(produced).toBeLessThan(2 * 1024 * 1024);
     const hash = createHash('sha256');

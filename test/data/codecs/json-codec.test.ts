@@ -516,34 +516,138 @@ describe('JsonCodec', () => {
       expect(Data.toJS(codec.stringToList(text))).toEqual(JSON.parse(text));
     });
 
-    it('rejects garbage only with DataDecodingException', () => {
+    /** Runs `decode`; the error it must throw, or a failure naming the input when it throws none. */
+    function rejection(decode: () => unknown, input: unknown): unknown {
+      try {
+        decode();
+      } catch (err) {
+        return err;
+      }
+      throw new Error(`accepted ${JSON.stringify(input)}, which is not a JSON object`);
+    }
+
+    const objectText = fc.object().map((o) => JSON.stringify(o));
+    /** Texts that are certainly not the JSON of an object. */
+    const garbage = fc.oneof(
+      // a proper prefix of an object's text: the closing brace is its last character
+      objectText.chain((t) => fc.nat(t.length - 1).map((n) => t.slice(0, n))),
+      // an object's text followed by something other than whitespace
+      fc
+        .tuple(objectText, fc.string({ minLength: 1 }))
+        .filter(([, tail]) => !/^[ \t\n\r]/.test(tail))
+        .map(([t, tail]) => t + tail),
+      // a first character that cannot start an object (after any whitespace)
+      fc
+        .tuple(fc.constantFrom('', ' ', '\n\t'), fc.string({ minLength: 1 }), fc.string())
+        .filter(([, first]) => !/^[ \t\n\r{]/.test(first))
+        .map(([ws, first, rest]) => ws + first + rest),
+      // JSON, but not an object
+      fc
+        .jsonValue()
+        .filter((v) => typeof v !== 'object' || v === null || Array.isArray(v))
+        .map((v) => JSON.stringify(v)),
+      // an object holding a lone surrogate, escaped (Svc data holds well-formed Unicode only)
+      fc.constantFrom('\\ud800', '\\udfff', '\\ud83d x').map((e) => `{"a":"${e}"}`),
+    );
+
+    it('rejects garbage, with DataDecodingException', () => {
+      fc.assert(
+        fc.property(garbage, (text) => {
+          expect(
+            isSvcError(
+              rejection(() => codec.stringToMap(text), text),
+              'DataDecodingException',
+            ),
+          ).toBe(true);
+          const bytes = utf8(text);
+          expect(
+            isSvcError(
+              rejection(() => codec.bytesToMap(bytes), text),
+              'DataDecodingException',
+            ),
+          ).toBe(true);
+        }),
+        { numRuns: fuzzRuns(500) },
+      );
+    });
+
+    /** What the codec must accept: text JSON.parse reads as an object, whose strings are well-formed. */
+    function isObjectText(text: string): boolean {
+      const lone = /[\uD800-\uDFFF]/u; // with the u flag, only a surrogate outside a pair matches
+      const wellFormed = (v: unknown): boolean =>
+        typeof v === 'string'
+          ? !lone.test(v)
+          : Array.isArray(v)
+            ? v.every(wellFormed)
+            : v !== null && typeof v === 'object'
+              ? Object.entries(v).every(([k, x]) => !lone.test(k) && wellFormed(x))
+              : true;
+      try {
+        const v: unknown = JSON.parse(text);
+        return v !== null && typeof v === 'object' && !Array.isArray(v) && wellFormed(v);
+      } catch {
+        return false;
+      }
+    }
+
+    /** Decodes with `decode`: true when it reads a map, false when it throws a DataDecodingException. */
+    function accepts(decode: () => unknown): boolean {
+      try {
+        decode();
+        return true;
+      } catch (err) {
+        if (!isSvcError(err, 'DataDecodingException')) throw err;
+        return false;
+      }
+    }
+
+    const spliced = fc
+      .json()
+      .chain((j) =>
+        fc
+          .tuple(fc.nat(j.length), fc.nat(3), fc.string({ maxLength: 3 }))
+          .map(([at, cut, piece]) => j.slice(0, at) + piece + j.slice(at + cut)),
+      );
+
+    it('reads random text as a map exactly when JSON.parse reads an object from it, and rejects the rest with DataDecodingException', () => {
       fc.assert(
         fc.property(
-          fc.oneof(
-            fc.string(),
-            fc.string({ unit: 'binary' }),
-            fc.json().map((j) => j.slice(0, -1)),
-          ),
+          fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.json(), spliced, garbage),
           (text) => {
-            try {
-              codec.stringToMap(text);
-            } catch (err) {
-              expect(isSvcError(err, 'DataDecodingException')).toBe(true);
-            }
+            expect({ text, accepted: accepts(() => codec.stringToMap(text)) }).toEqual({
+              text,
+              accepted: isObjectText(text),
+            });
           },
         ),
         { numRuns: fuzzRuns(500) },
       );
     });
 
-    it('rejects random bytes only with DataDecodingException', () => {
+    it('reads random bytes as a map exactly when they are the UTF-8 of a JSON object, and rejects the rest with DataDecodingException', () => {
+      const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+      const isObjectBytes = (bytes: Uint8Array): boolean => {
+        let text: string;
+        try {
+          text = strictUtf8.decode(bytes);
+        } catch {
+          return false;
+        }
+        return isObjectText(text);
+      };
+      const splicedBytes = fc
+        .tuple(fc.json().map(utf8), fc.nat(), fc.uint8Array({ maxLength: 3 }))
+        .map(([b, at, piece]) => {
+          const i = at % (b.length + 1);
+          return new Uint8Array([...b.subarray(0, i), ...piece, ...b.subarray(i)]);
+        });
       fc.assert(
-        fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
-          try {
-            codec.bytesToMap(bytes);
-          } catch (err) {
-            expect(isSvcError(err, 'DataDecodingException')).toBe(true);
-          }
+        fc.property(fc.oneof(fc.uint8Array({ maxLength: 64 }), splicedBytes), (bytes) => {
+          const hex = Buffer.from(bytes).toString('hex');
+          expect({ hex, accepted: accepts(() => codec.bytesToMap(bytes)) }).toEqual({
+            hex,
+            accepted: isObjectBytes(bytes),
+          });
         }),
         { numRuns: fuzzRuns(500) },
       );
