@@ -18,6 +18,7 @@ import {
 } from '../protocol';
 import type { Context } from './binder';
 import { type BoundCall, type BindingRequest, bind } from './binder';
+import { DEFAULT_MAX_BATCH_SIZE } from './batch-limit';
 import { ClientClosedError, HandlerTimeoutError, NullResultError } from './errors';
 import { type AnswerMode, awaitAnswer, isAsyncAnswer, isPromiseLike } from './handler-answer';
 import {
@@ -64,6 +65,8 @@ export interface PipelineConfig {
   readonly timeout?: number;
   /** Largest request body (the first part of a `multipart/related` one), bytes. Default 1 MiB. */
   readonly maxBodyBytes?: number;
+  /** Most items of a batch request whose method sets no limit itself. Default 1 000. */
+  readonly maxBatchSize?: number;
 }
 
 /** Aborts every response data source a handler set (the request failed, or its response has no body). */
@@ -157,6 +160,7 @@ class Binding implements BindingRequest {
   readonly url: string;
   readonly headers: RequestHeaders;
   readonly attributes: ReadonlyMap<string | symbol, unknown>;
+  readonly maxBatchSize: number;
   #body: DataMap | undefined | null = null;
   constructor(
     private readonly request: ResourceRequest,
@@ -170,6 +174,7 @@ class Binding implements BindingRequest {
     this.url = request.url;
     this.headers = request.headers;
     this.attributes = request.attributes;
+    this.maxBatchSize = pipeline.config.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
   }
 
   body(): DataMap | undefined {
