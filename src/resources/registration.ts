@@ -503,7 +503,7 @@ export function registerResource(
       label: method,
       handler: (withReader ?? value) as AnyHandler,
       ...(withReader === undefined ? {} : { attachments: 'argument' as const }),
-      ...(max === undefined ? {} : { maxBatchSize: max as number }),
+      ...(max === undefined ? {} : { maxBatchSize: max }),
       params: undefined,
       selfPaging: false,
       pagingDefaults: DEFAULT_PAGING,
