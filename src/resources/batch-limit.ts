@@ -1,6 +1,7 @@
 import { DataList, type DataMap, type DataValue } from '../data';
 import { QueryParam, type ResourceMethod } from '../protocol';
 import { ParameterBindingError } from './errors';
+import type { MethodModel, ResourceModel } from './registration';
 
 /**
  * The most items one batch request may carry (issue 22: one tunneled batch finder of 3 000 criteria held the
@@ -100,6 +101,44 @@ export function batchSizeOf(
     default:
       return undefined;
   }
+}
+
+/**
+ * The parameter whose items a method's batch size counts (`ids`, `elements` of the body, the batch
+ * finder's criteria), or undefined for a method that is not a batch method.
+ */
+export function batchParamOf(target: MethodModel): string | undefined {
+  switch (target.method) {
+    case 'batch_get':
+    case 'batch_delete':
+    case 'batch_update':
+    case 'batch_partial_update':
+      return QueryParam.IDS;
+    case 'batch_create':
+      return 'elements';
+    case 'batch_finder':
+      return target.batch?.param;
+    default:
+      return undefined;
+  }
+}
+
+/** The limit of a method: its own, else the server's. */
+export function batchLimitOf(target: MethodModel, serverMax: number): number {
+  return target.batch?.maxBatchSize ?? target.maxBatchSize ?? serverMax;
+}
+
+/** The largest limit of any method of these resources (their subresources included) and the server's. */
+export function largestBatchLimit(roots: Iterable<ResourceModel>, serverMax: number): number {
+  let max = serverMax;
+  const visit = (r: ResourceModel): void => {
+    for (const m of r.methods.values()) if (m.maxBatchSize !== undefined) max = Math.max(max, m.maxBatchSize);
+    for (const m of r.batchFinders.values())
+      if (m.batch?.maxBatchSize !== undefined) max = Math.max(max, m.batch.maxBatchSize);
+    for (const sub of r.subresources.values()) visit(sub);
+  };
+  for (const r of roots) visit(r);
+  return max;
 }
 
 /**

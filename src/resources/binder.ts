@@ -22,7 +22,7 @@ import { type AttachmentReader, AttachmentStateError } from '../streams';
 import { ResponseAttachments } from './response-attachments';
 import type { RecordTemplate } from '../templates';
 import { RequestBodyError } from './errors';
-import { batchSizeOf, checkBatchSize } from './batch-limit';
+import { batchLimitOf, batchParamOf, batchSizeOf, checkBatchSize } from './batch-limit';
 import { keyAsIs } from './key-types';
 import { PatchRequest, checkPatch } from './patch';
 import type { RouteResult } from './router';
@@ -288,11 +288,13 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
       : DEFAULT_PAGING;
   // a batch over its limit is refused before any item is bound (issue 22)
   const batchSize = batchSizeOf(method, req.query, () => req.body(), target.batch?.param) ?? 0;
-  if (batchSize > 0) {
-    const max = target.batch?.maxBatchSize ?? target.maxBatchSize ?? req.maxBatchSize;
-    const param = target.batch?.param ?? (method === 'batch_create' ? 'elements' : QueryParam.IDS);
-    checkBatchSize(batchSize, max, target.name ?? method, param);
-  }
+  if (batchSize > 0)
+    checkBatchSize(
+      batchSize,
+      batchLimitOf(target, req.maxBatchSize),
+      target.name ?? method,
+      batchParamOf(target) ?? QueryParam.IDS,
+    );
   const ctx = new Context(route, req, paging);
   const simple = route.resource.kind === 'simple';
   const label = target.label;

@@ -11,6 +11,7 @@ import {
   buildErrorResponse,
   getHeader,
   negotiateResponseType,
+  findLongList,
   parseQueryParams,
   resolveRequestProtocolVersion,
   isHttpToken,
@@ -18,7 +19,13 @@ import {
 } from '../protocol';
 import type { Context } from './binder';
 import { type BoundCall, type BindingRequest, bind } from './binder';
-import { DEFAULT_MAX_BATCH_SIZE } from './batch-limit';
+import {
+  DEFAULT_MAX_BATCH_SIZE,
+  batchLimitOf,
+  batchParamOf,
+  checkBatchSize,
+  largestBatchLimit,
+} from './batch-limit';
 import { ClientClosedError, HandlerTimeoutError, NullResultError } from './errors';
 import { type AnswerMode, awaitAnswer, isAsyncAnswer, isPromiseLike } from './handler-answer';
 import {
@@ -224,6 +231,9 @@ export class ResourcePipeline {
   private readonly plainHeaderCache = new Map<string, Map<string, { readonly [name: string]: string }>>();
   /** The protocol version header's name, lower case (see {@link plainHeaders}). */
   private readonly versionHeader: string;
+  /** The server's `maxBatchSize`, and the largest limit of any method (lists longer are counted first). */
+  private readonly maxBatchSize: number;
+  private readonly largestBatch: number;
   /** The last version header value and what it resolved to: clients send the same one every time. */
   private lastVersion:
     { readonly header: string | undefined; readonly version: RequestProtocolVersion } | undefined;
@@ -240,6 +250,8 @@ export class ResourcePipeline {
     this.versionHeaders = config.headers.accepted.map((n) => n.protocolVersion.toLowerCase());
     this.versionHeader = config.headers.names.protocolVersion.toLowerCase();
     this.methodHeaders = config.headers.accepted.map((n) => n.method.toLowerCase());
+    this.maxBatchSize = config.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
+    this.largestBatch = largestBatchLimit(roots.values(), this.maxBatchSize);
   }
 
   /**
@@ -311,20 +323,42 @@ export class ResourcePipeline {
           ? undefined
           : getHeader(headers, 'accept'),
     );
-    const query = parseQueryParams(request.query, {
+    const protocol1 = version.version.major < 2;
+    const raw = request.query;
+    // a list longer than any batch may be is counted, not parsed, until routing says whose it is (issue 22)
+    const long =
+      raw !== undefined && raw.length > 2 * this.largestBatch
+        ? findLongList(raw, this.largestBatch)
+        : undefined;
+    let query = parseQueryParams(long === undefined ? raw : long.query, {
       requestUri: request.url,
-      protocol1: version.version.major < 2,
+      protocol1,
     });
     // route
     const methodHeader = this.readHeader(headers, this.methodHeaders, lowerCase);
-    const routed = route(this.roots, {
+    const routing = {
       httpMethod: request.method,
       path: request.path,
       requestUri: request.url,
       query,
       methodHeader: methodHeader === '' ? undefined : methodHeader,
       methodHeaderName: this.config.headers.names.method,
-    });
+    };
+    let routed = route(this.roots, routing);
+    if (long !== undefined) {
+      const target = routed.target;
+      if (batchParamOf(target) === long.name) {
+        checkBatchSize(
+          long.items,
+          batchLimitOf(target, this.maxBatchSize),
+          target.name ?? routed.method,
+          long.name,
+        );
+      }
+      // another parameter's long list (a finder's, say): parsed after all
+      query = parseQueryParams(raw, { requestUri: request.url, protocol1 });
+      routed = route(this.roots, { ...routing, query });
+    }
     // bind
     const call = bind(
       routed,

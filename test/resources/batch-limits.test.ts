@@ -10,6 +10,9 @@ import {
   DEFAULT_MAX_BATCH_SIZE,
   LONG_KEY,
   ResourceDefinitionError,
+  STRING,
+  arrayOf,
+  finder,
   type RequestFilter,
   batchFinder,
   collection,
@@ -165,6 +168,35 @@ describe('the server-wide batch size limit', () => {
     });
     expect(badElements.json.message).toBe(tooLarge(3, 2, 'batch_create'));
     expect(seen).toEqual([]);
+  });
+
+  it('counts a long list without parsing it: a malformed criterion among 5 000 is not even looked at', async () => {
+    server = await startServer({ resources: [items()] });
+    const form = (n: number): string =>
+      `bq=search&criteria=List(${Array.from({ length: n }, (_, i) => (i === n - 2 ? '(format:JPEG:x)' : '(format:JPEG)')).join(',')})`;
+    const headers = { 'x-http-method-override': 'GET', 'content-type': 'application/x-www-form-urlencoded' };
+    const parsed = await server.request('POST', '/items', { headers, raw: form(500) });
+    expect(parsed.json.code).toBe('SVC_ERR_PROTOCOL_QUERY_SYNTAX');
+    const counted = await server.request('POST', '/items', { headers, raw: form(5000) });
+    expect(counted.json.message).toBe(tooLarge(5000, 1000, 'search'));
+  });
+
+  it('parses a long list of another parameter after all (a finder taking 3 000 tags)', async () => {
+    const tagged = items({
+      finders: {
+        byTags: finder({ params: { tags: arrayOf(STRING) } }, ({ tags }) => [
+          PHOTO.copy().setTitle(`${tags.length}`),
+        ]),
+      },
+    });
+    server = await startServer({ resources: [tagged] });
+    const tags = Array.from({ length: 3000 }, (_, i) => `t${i}`).join(',');
+    const r = await server.request('POST', '/items', {
+      headers: { 'x-http-method-override': 'GET', 'content-type': 'application/x-www-form-urlencoded' },
+      raw: `q=byTags&tags=List(${tags})`,
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.elements[0].title).toBe('3000');
   });
 
   it('takes the maxBatchSize option (and Infinity turns it off)', async () => {
