@@ -45,10 +45,13 @@ export const BATCH_METHOD_PROPERTIES: ReadonlySet<string> = new Set([
  * ```
  * @see the plugin's `maxBatchSize` option
  */
-export function withMaxBatchSize<F extends (...args: never[]) => unknown>(max: number, handler: F): F {
+export function withMaxBatchSize<P extends unknown[], R>(
+  max: number,
+  handler: (...args: P) => R,
+): (...args: P) => R {
   if (typeof handler !== 'function') throw new TypeError('withMaxBatchSize takes a handler function');
-  const marked = function (this: unknown, ...args: Parameters<F>): ReturnType<F> {
-    return handler.apply(this, args) as ReturnType<F>;
+  const marked = function (this: unknown, ...args: P): R {
+    return handler.apply(this, args);
   };
   // other marks (withAttachments') stay readable on the wrapper
   for (const key of Object.getOwnPropertySymbols(handler)) {
@@ -56,7 +59,7 @@ export function withMaxBatchSize<F extends (...args: never[]) => unknown>(max: n
     Object.defineProperty(marked, key, d);
   }
   Object.defineProperty(marked, MAX_BATCH_SIZE, { value: max });
-  return marked as unknown as F;
+  return marked;
 }
 
 /** The limit a {@link withMaxBatchSize} handler carries (unchecked), or undefined. */
