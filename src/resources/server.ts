@@ -197,17 +197,33 @@ class Binding implements BindingRequest {
  */
 export const SLICED_BATCH_SIZE = 100;
 
+/** Slices waiting for their turn, oldest first (see {@link nextSlice}). */
+const waitingSlices: Array<() => void> = [];
+
+/** Runs the oldest waiting slice; another turn is asked for when more wait. */
+function runOneSlice(): void {
+  const next = waitingSlices.shift();
+  if (waitingSlices.length > 0) setImmediate(runOneSlice);
+  next?.();
+}
+
 /**
  * Resolves in a later turn of the event loop (`setImmediate`: after pending I/O, so waiting requests get
- * their turn), then fails if the request was aborted meanwhile (client gone, timeout).
+ * their turn), then fails if the request was aborted meanwhile (client gone, timeout). One slice per turn,
+ * whatever the number of large batches under way: `setImmediate` callbacks queued together run back to
+ * back, which let two batches' slices run one after the other before any I/O (measured: the gets' p99
+ * beside two batch finders at once).
  */
 function nextSlice(ctx: Context, label: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    setImmediate(() => {
-      const signal = ctx.abortController?.signal;
-      if (signal?.aborted !== true) resolve();
-      else reject(signal.reason instanceof Error ? signal.reason : new ClientClosedError(label));
-    });
+    if (
+      waitingSlices.push(() => {
+        const signal = ctx.abortController?.signal;
+        if (signal?.aborted !== true) resolve();
+        else reject(signal.reason instanceof Error ? signal.reason : new ClientClosedError(label));
+      }) === 1
+    )
+      setImmediate(runOneSlice);
   });
 }
 
