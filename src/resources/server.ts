@@ -37,7 +37,7 @@ import {
 import { DEFAULT_PAYLOAD_BYTES, decodeBody, decodeRelatedContent } from './content-decoder';
 import { runPerCriterion } from './per-criterion';
 import type { ResourceModel } from './registration';
-import { buildResponse } from './response-builder';
+import { buildBatchFinderInParts, buildResponse } from './response-builder';
 import type {
   EncodedResponse,
   Invocation,
@@ -421,7 +421,11 @@ export class ResourcePipeline {
       const out = this.callHandler(inv);
       const answer = isAsyncAnswer(out) ? await this.awaitHandler(state, inv, out) : out;
       await nextSlice(ctx, label);
-      const response = buildResponse(bound, answer, this.config);
+      // a batch finder's entries are built a part at a time (building 1 000 in one piece was the largest slice)
+      const response =
+        inv.method === 'batch_finder'
+          ? await buildBatchFinderInParts(bound, answer, this.config, () => nextSlice(ctx, label))
+          : buildResponse(bound, answer, this.config);
       await nextSlice(ctx, label);
       return await this.respond(state, response);
     } finally {

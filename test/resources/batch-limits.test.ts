@@ -11,6 +11,7 @@ import {
   LONG_KEY,
   ResourceDefinitionError,
   STRING,
+  ServiceError,
   arrayOf,
   finder,
   type RequestFilter,
@@ -371,6 +372,39 @@ describe('a large batch is served in slices', () => {
     } finally {
       getAgent.destroy();
     }
+  });
+
+  it('builds a large batch finder response in parts that read as one: results, errors and 404s in request order', async () => {
+    const resource = items({
+      batchFinders: {
+        search: batchFinder(
+          { batchParam: 'criteria', params: { criteria: criteriaOf(PhotoCriteria) } },
+          (criteria) => {
+            const out = new BatchFinderResult<PhotoCriteria, Photo>();
+            for (const c of criteria) {
+              if (c.getFormat() === PhotoFormat.JPEG) out.putResult(c, [PHOTO]);
+              else if (c.getFormat() === PhotoFormat.PNG) out.putError(c, new ServiceError(403, 'no PNG'));
+            }
+            return out;
+          },
+        ),
+      },
+    });
+    server = await startServer({ resources: [resource] });
+    const formats = ['JPEG', 'PNG', 'GIF'];
+    const form = `bq=search&criteria=List(${Array.from({ length: 900 }, (_, i) => `(format:${formats[i % 3]!})`).join(',')})`;
+    const r = await server.request('POST', '/items', { headers: TUNNEL, raw: form });
+    expect(r.status).toBe(200);
+    const entries = r.json.elements as Array<{
+      isError?: boolean;
+      error?: { status: number };
+      elements: unknown[];
+    }>;
+    expect(entries).toHaveLength(900);
+    entries.forEach((e, i) => {
+      if (i % 3 === 0) expect([e.isError, e.elements.length]).toEqual([undefined, 1]);
+      else expect([e.isError, e.error?.status]).toEqual([true, i % 3 === 1 ? 403 : 404]);
+    });
   });
 
   it('stops working on a batch whose client went away', async () => {
