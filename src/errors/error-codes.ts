@@ -248,6 +248,12 @@ export const ERROR_CODES = {
     summary:
       'The HTTP method, the method header and the URI together name no resource method (e.g. POST with a finder).',
   },
+  SVC_ERR_PROTOCOL_AMBIGUOUS_METHOD: {
+    errorName: 'MethodRoutingError',
+    status: 400,
+    summary:
+      'A GET names both a finder (`q`) and a batch finder (`bq`); the reference lets `q` win, Svc (which reserves `bq` as a parameter name) refuses it.',
+  },
   SVC_ERR_PROTOCOL_ACTION_NOT_POST: {
     errorName: 'MethodRoutingError',
     status: 400,
@@ -411,7 +417,7 @@ export const ERROR_CODES = {
     errorName: 'ParameterBindingError',
     status: 400,
     summary:
-      "A batch finder request has more criteria than the method's `maxBatchSize` (`The request batch size: N is larger than the allowed max batch size: M for method: name`).",
+      "A batch request carries more items (ids, elements, criteria) than its method's `maxBatchSize`, or the server's (default 1 000): `The request batch size: N is larger than the allowed max batch size: M for method: batch_get` (a batch finder by its name).",
   },
   SVC_ERR_BIND_BAD_BODY: {
     errorName: 'RequestBodyError',

@@ -245,7 +245,7 @@ class Encoder {
       ...(isValueType(returns) ? { returns: this.valueTypeOf(returns) } : {}),
       // kept when an interface imported from a Java service's IDL carries them
       ...(Array.isArray(def.throws) && def.throws.every((t) => typeof t === 'string') && def.throws.length > 0
-        ? { throws: [...(def.throws)] }
+        ? { throws: [...def.throws] }
         : {}),
     };
   }
@@ -426,7 +426,12 @@ class Encoder {
           ...this.metadata(def.metadata),
           pagingSupported: true,
         });
-      } else out.push(m);
+      } else {
+        // a batch method's own limit (the server-wide default is the server's, not the interface's); Svc
+        // refuses larger batches: the limit is validated
+        const max = method.startsWith('batch_') && isObject(v) ? v.maxBatchSize : undefined;
+        out.push(typeof max === 'number' ? { ...m, maxBatchSize: { value: max, validate: true } } : m);
+      }
     }
     return out.length > 0 ? { methods: out } : {};
   }

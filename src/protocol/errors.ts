@@ -74,7 +74,10 @@ export class ProtocolVersionError extends SvcError {
 /** The request names no resource method (method routing table, §3.3). */
 export class MethodRoutingError extends SvcError {
   constructor(
-    code: 'SVC_ERR_PROTOCOL_METHOD_NOT_SUPPORTED' | 'SVC_ERR_PROTOCOL_ACTION_NOT_POST',
+    code:
+      | 'SVC_ERR_PROTOCOL_METHOD_NOT_SUPPORTED'
+      | 'SVC_ERR_PROTOCOL_ACTION_NOT_POST'
+      | 'SVC_ERR_PROTOCOL_AMBIGUOUS_METHOD',
     message: string,
   ) {
     super(code, message);

@@ -46,6 +46,8 @@ export {
   rawPathOf,
   splitQuery,
   parseQueryParams,
+  findLongList,
+  type LongList,
 } from './query-string';
 export {
   type SimpleKey,

@@ -145,15 +145,15 @@ const TABLE: Table = (() => {
 })();
 
 /**
- * The resource method a request names (wire facts §3.3). Name clashes: on GET, `q` wins over `bq`, which
- * wins over `action`; on POST, `action` wins over both.
+ * The resource method a request names (wire facts §3.3). Name clashes: on GET, `q` and `bq` together are
+ * refused (400, see below), either wins over `action`; on POST, `action` wins over both.
  *
  * @example
  * ```ts
  * routeResourceMethod({ httpMethod: 'POST', methodHeader: 'batch_create', query: new Set(), entity: false, requestUri: '/r' });
  * // 'batch_create'
  * ```
- * @throws MethodRoutingError 400: `All action methods (specified via 'action' in URI) must be submitted as a
+ * @throws MethodRoutingError 400: `Ambiguous method selection: ...` for a GET with both `q` and `bq`; `All action methods (specified via 'action' in URI) must be submitted as a
  *   POST (was GET)`, or `Method 'PATCH' is not supported for URI '/r'`
  */
 export function routeResourceMethod(input: RoutingInput): ResourceMethod {
@@ -163,6 +163,14 @@ export function routeResourceMethod(input: RoutingInput): ResourceMethod {
   let action = input.query.has(QueryParam.ACTION);
   let finder = input.query.has(QueryParam.FINDER);
   let batchFinder = input.query.has(QueryParam.BATCH_FINDER);
+  if (http === 'GET' && finder && batchFinder) {
+    // the reference lets `q` win (then `bq` is a parameter of the finder: Rest.li since 2021), and refused
+    // the request before that; Svc reserves `bq`, so no finder can take it: the request is ambiguous
+    throw new MethodRoutingError(
+      'SVC_ERR_PROTOCOL_AMBIGUOUS_METHOD',
+      `Ambiguous method selection: a request names a finder ('${QueryParam.FINDER}') or a batch finder ('${QueryParam.BATCH_FINDER}'), not both`,
+    );
+  }
   if (http === 'GET' && finder) {
     action = false;
     batchFinder = false;

@@ -21,7 +21,8 @@ import {
 import { type AttachmentReader, AttachmentStateError } from '../streams';
 import { ResponseAttachments } from './response-attachments';
 import type { RecordTemplate } from '../templates';
-import { ParameterBindingError, RequestBodyError } from './errors';
+import { RequestBodyError } from './errors';
+import { batchLimitOf, batchParamOf, batchSizeOf, checkBatchSize } from './batch-limit';
 import { keyAsIs } from './key-types';
 import { PatchRequest, checkPatch } from './patch';
 import type { RouteResult } from './router';
@@ -47,6 +48,8 @@ export interface BindingRequest {
   /** The attachments of a `multipart/related` request; undefined when it carried none. */
   readonly attachments: AttachmentReader | undefined;
   readonly log: SvcLogger;
+  /** The server's `maxBatchSize`: the most items of a batch request whose method sets no limit itself. */
+  readonly maxBatchSize: number;
 }
 
 /** A bound call: the invocation plus what the response builder needs beyond it. */
@@ -59,6 +62,8 @@ export interface BoundCall {
   readonly returnEntity: boolean;
   /** `$fillInDefaults=true`: returned entities get their absent defaulted fields (absent means false). */
   readonly fillInDefaults: boolean;
+  /** Items of a batch request (ids, elements, criteria), as counted before binding; 0 for other methods. */
+  readonly batchSize: number;
 }
 
 /** The request-scoped context handlers receive (see {@link ResourceContext}). */
@@ -281,6 +286,15 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
           target.pagingDefaults,
         )
       : DEFAULT_PAGING;
+  // a batch over its limit is refused before any item is bound (issue 22)
+  const batchSize = batchSizeOf(method, req.query, () => req.body(), target.batch?.param) ?? 0;
+  if (batchSize > 0)
+    checkBatchSize(
+      batchSize,
+      batchLimitOf(target, req.maxBatchSize),
+      target.name ?? method,
+      batchParamOf(target) ?? QueryParam.IDS,
+    );
   const ctx = new Context(route, req, paging);
   const simple = route.resource.kind === 'simple';
   const label = target.label;
@@ -382,13 +396,6 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
       const batch = target.batch!;
       const params = target.params!.bind(req.query, route.pathKeys, reader ?? null);
       const criteria = params[batch.param] as readonly unknown[];
-      if (batch.maxBatchSize !== undefined && criteria.length > batch.maxBatchSize) {
-        throw new ParameterBindingError(
-          'SVC_ERR_BIND_BATCH_TOO_LARGE',
-          batch.param,
-          `The request batch size: ${criteria.length} is larger than the allowed max batch size: ${batch.maxBatchSize} for method: ${target.name}`,
-        );
-      }
       const others: Record<string, unknown> = {};
       for (const name of Object.keys(params)) if (name !== batch.param) others[name] = params[name];
       args = [criteria, others];
@@ -405,6 +412,7 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
     keyErrors,
     returnEntity,
     fillInDefaults: fillIn === undefined ? false : parseFillInDefaults(fillIn),
+    batchSize,
     invocation: {
       resource: route.resource,
       target,

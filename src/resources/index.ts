@@ -131,6 +131,8 @@ export {
 } from './definition';
 export {
   type MethodSpec,
+  type BatchMethodSpec,
+  type BatchMethodName,
   type FinderInterface,
   type BatchFinderInterface,
   type ActionInterface,
@@ -197,6 +199,7 @@ export {
   registerResources,
 } from './registration';
 export { ResourcePipeline, type PipelineConfig } from './server';
+export { DEFAULT_MAX_BATCH_SIZE, withMaxBatchSize } from './batch-limit';
 export { type ValidationFilterOptions, validationFilter } from './validation-filter';
 export {
   IS_QUERY_TUNNELED,

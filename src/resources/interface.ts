@@ -22,6 +22,7 @@ import {
   finder,
   simple,
 } from './definition';
+import { maxBatchSizeOf, withMaxBatchSize } from './batch-limit';
 import { type DefinitionLocation, ResourceDefinitionError } from './errors';
 import {
   type AlternativeKey,
@@ -77,6 +78,15 @@ export interface MethodSpec {
   readonly doc?: string;
   /** Marks the method deprecated in the interface description (`true`, or the reason). */
   readonly deprecated?: boolean | string;
+}
+
+/**
+ * What an interface holds for a batch method (batchGet, batchCreate, batchUpdate, batchPartialUpdate,
+ * batchDelete): its documentation, and its own limit on the items of one request (instead of the server's
+ * `maxBatchSize`), written to the interface description as `maxBatchSize: { value, validate: true }`.
+ */
+export interface BatchMethodSpec extends MethodSpec {
+  readonly maxBatchSize?: number;
 }
 
 /** A finder (or a get_all with parameters) without its handler. */
@@ -250,7 +260,18 @@ export type SimpleMethodName = 'get' | 'update' | 'partialUpdate' | 'delete';
  * parameters or paging).
  */
 export type MethodsInput<N extends string> =
-  readonly N[] | { readonly [M in N]?: M extends 'getAll' ? MethodSpec | FinderInterface : MethodSpec };
+  | readonly N[]
+  | {
+      readonly [M in N]?: M extends 'getAll'
+        ? MethodSpec | FinderInterface
+        : M extends BatchMethodName
+          ? BatchMethodSpec
+          : MethodSpec;
+    };
+
+/** The plain batch methods, which may have a `maxBatchSize` of their own. */
+export type BatchMethodName =
+  'batchGet' | 'batchCreate' | 'batchUpdate' | 'batchPartialUpdate' | 'batchDelete';
 
 type Empty = Record<never, never>;
 // only the kind: a constraint naming the spec's type parameters would be inferred into a spec call left
@@ -822,7 +843,12 @@ export function implement<const I extends ResourceInterface>(
         declared as unknown as FinderInterface,
         h as FinderHandler<unknown, RecordTemplate>,
       );
-    } else methods[name] = h;
+    } else {
+      // a batch method's own limit travels on its handler (withMaxBatchSize), as in an inline definition
+      const max = isObject(declared) ? declared['maxBatchSize'] : undefined;
+      methods[name] =
+        max !== undefined && typeof h === 'function' ? withMaxBatchSize(max as number, h as AnyHandler) : h;
+    }
   }
   const record: ImplementationRecord<I> = Object.freeze({ interface: iface, handlers });
   const common = {
@@ -1064,7 +1090,11 @@ export function interfaceOf(def: ResourceDefinition | ResourceInterface): Resour
       const specs: Record<string, unknown> = {};
       for (const [n, d] of Object.entries(value)) if (isObject(d)) specs[n] = specOf(d);
       methods[name] = Object.freeze(specs);
-    } else methods[name] = isObject(value) ? specOf(value) : Object.freeze({});
+    } else if (isObject(value)) methods[name] = specOf(value);
+    else {
+      const max = maxBatchSizeOf(value);
+      methods[name] = Object.freeze(max === undefined ? {} : { maxBatchSize: max });
+    }
   }
   const subresources = Object.freeze((def.subresources ?? []).map((d) => interfaceOf(d)));
   const common = {

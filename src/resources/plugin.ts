@@ -16,6 +16,7 @@ import {
 } from '../protocol';
 import type { ResourceDefinition } from './definition';
 import { HttpClientError, RequestBodyError, SvcPluginOptionsError } from './errors';
+import { DEFAULT_MAX_BATCH_SIZE } from './batch-limit';
 import { registerResources } from './registration';
 import type { EncodedResponse, RequestFilter, ResourceRequest } from './request';
 import { ResourcePipeline } from './server';
@@ -73,6 +74,14 @@ export interface SvcPluginOptions {
   /** Largest request body accepted, in bytes (413 above). Default 1 MiB (fastify's). */
   readonly maxBodyBytes?: number;
   /**
+   * Most items one batch request may carry: ids of batch_get, batch_delete, batch_update and
+   * batch_partial_update, elements of batch_create, criteria of a batch finder. A larger batch is a 400
+   * (`The request batch size: N is larger than the allowed max batch size: M for method: batch_get`),
+   * refused before any item is bound. A method's own `maxBatchSize` wins. Default 1 000; `Infinity` turns
+   * the server-wide limit off (Rest.li leaves it to each method).
+   */
+  readonly maxBatchSize?: number;
+  /**
    * Milliseconds a handler may take (from its call until its promise or Observable settles) before the
    * request is answered 504 and `ctx.signal` aborts, unsubscribing the handler's Observables; a resource's
    * own `timeout` wins. Default: none.
@@ -92,6 +101,7 @@ export interface ResolvedSvcOptions {
   readonly validation: ValidationFilterOptions | false;
   readonly codecs: CodecRegistry;
   readonly maxBodyBytes: number;
+  readonly maxBatchSize: number;
   readonly timeout: number | undefined;
 }
 
@@ -109,6 +119,7 @@ const KNOWN_OPTIONS = new Set([
   'filters',
   'codecs',
   'maxBodyBytes',
+  'maxBatchSize',
   'timeout',
   // fastify's own register options
   'prefix',
@@ -190,6 +201,9 @@ export function resolveSvcOptions(options: SvcPluginOptions): ResolvedSvcOptions
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0)
     throw new SvcPluginOptionsError('maxBodyBytes', 'must be a positive integer');
+  const maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
+  if (maxBatchSize !== Infinity && (!Number.isSafeInteger(maxBatchSize) || maxBatchSize <= 0))
+    throw new SvcPluginOptionsError('maxBatchSize', 'must be a positive integer (or Infinity)');
   const timeout = options.timeout;
   if (
     timeout !== undefined &&
@@ -207,6 +221,7 @@ export function resolveSvcOptions(options: SvcPluginOptions): ResolvedSvcOptions
     validation,
     codecs,
     maxBodyBytes,
+    maxBatchSize,
   });
 }
 
@@ -237,6 +252,7 @@ export function createResourcePipeline(options: ResolvedSvcOptions): ResourcePip
     // tunneled requests are restored before anything else sees them (always on, as in the reference)
     filters: [tunnelingFilter({ maxBodyBytes: options.maxBodyBytes }), ...options.filters],
     maxBodyBytes: options.maxBodyBytes,
+    maxBatchSize: options.maxBatchSize,
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
   });
 }

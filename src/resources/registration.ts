@@ -12,6 +12,7 @@ import type { ResourceDefinition } from './definition';
 import { type DefinitionLocation, ResourceDefinitionError } from './errors';
 import { type AlternativeKey, type KeyType, isKeyType } from './key-types';
 import { attachmentsHandler } from './attachments-param';
+import { BATCH_METHOD_PROPERTIES, isBatchLimit, maxBatchSizeOf } from './batch-limit';
 import { checkImplementation } from './interface';
 import { type CompiledCriteria, type CompiledParams, compileParams } from './params';
 import type { RequestFilter } from './request';
@@ -48,6 +49,11 @@ export interface MethodModel {
    * (a `withAttachments` handler: the first argument), or undefined (a request with attachments is a 400).
    */
   readonly attachments?: 'param' | 'argument';
+  /**
+   * Batch methods (batch_get, batch_create, ...): the method's own limit on the items of one request
+   * (`withMaxBatchSize`); undefined follows the server's `maxBatchSize`. A batch finder's is in `batch`.
+   */
+  readonly maxBatchSize?: number;
 }
 
 /** What a batch finder adds to its {@link MethodModel}. */
@@ -256,7 +262,7 @@ function compileBatchFinders(
       );
     }
     const max = def.maxBatchSize;
-    if (max !== undefined && (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1)) {
+    if (max !== undefined && !isBatchLimit(max)) {
       throw new ResourceDefinitionError(
         { ...mat, parameter: 'maxBatchSize' },
         "'maxBatchSize' must be a positive integer",
@@ -478,12 +484,26 @@ export function registerResource(
     if (typeof value !== 'function')
       throw new ResourceDefinitionError(mat, 'a method handler must be a function');
     const withReader = attachmentsHandler(value);
+    const max = maxBatchSizeOf(value);
+    if (max !== undefined) {
+      if (!BATCH_METHOD_PROPERTIES.has(prop))
+        throw new ResourceDefinitionError(
+          { ...mat, parameter: 'maxBatchSize' },
+          `'maxBatchSize' applies to batch methods only (${[...BATCH_METHOD_PROPERTIES].join(', ')})`,
+        );
+      if (!isBatchLimit(max))
+        throw new ResourceDefinitionError(
+          { ...mat, parameter: 'maxBatchSize' },
+          "'maxBatchSize' must be a positive integer",
+        );
+    }
     methods.set(method, {
       method,
       name: undefined,
       label: method,
       handler: (withReader ?? value) as AnyHandler,
       ...(withReader === undefined ? {} : { attachments: 'argument' as const }),
+      ...(max === undefined ? {} : { maxBatchSize: max }),
       params: undefined,
       selfPaging: false,
       pagingDefaults: DEFAULT_PAGING,

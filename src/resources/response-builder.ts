@@ -413,12 +413,42 @@ function collectionBody(call: BoundCall, result: unknown, linkUri: string | (() 
  * reference's made-up 404; errors honour the server's error format and mode like any error body.
  */
 function buildBatchFinder(call: BoundCall, result: unknown, options: BuildOptions): ResourceResponse {
+  const outcomes = batchFinderOutcomes(call, result);
+  return ok(200, batchFinderResponse(outcomes.map(batchFinderEntry(call, options))));
+}
+
+/** Criteria entries built between two awaits of `between` by {@link buildBatchFinderInParts}. */
+const BATCH_FINDER_ENTRIES_PER_PART = 250;
+
+/**
+ * A large batch finder's response (issue 22) as {@link buildResponse} builds it, in parts: the handler's
+ * results matched to the criteria, then the criteria's entries {@link BATCH_FINDER_ENTRIES_PER_PART} at a
+ * time, awaiting `between()` (the server's next turn of the event loop) after each part. Building 1 000
+ * entries in one piece took ~5.5 ms, the largest slice of a batch finder.
+ */
+export async function buildBatchFinderInParts(
+  call: BoundCall,
+  result: unknown,
+  options: BuildOptions,
+  between: () => Promise<void>,
+): Promise<ResourceResponse> {
+  const outcomes = batchFinderOutcomes(call, result);
+  const entry = batchFinderEntry(call, options);
+  const items: BatchFinderCriteriaResult[] = [];
+  for (let i = 0; i < outcomes.length; i++) {
+    if (i % BATCH_FINDER_ENTRIES_PER_PART === 0) await between();
+    items.push(entry(outcomes[i]!, i));
+  }
+  return ok(200, batchFinderResponse(items));
+}
+
+/** A batch finder's outcome per request criterion, in request order. */
+function batchFinderOutcomes(call: BoundCall, result: unknown): readonly CriterionOutcome[] {
   if (result === null || result === undefined) throw new NullResultError(methodLabel(call));
   const batch = call.route.target.batch!;
   const criteria = call.invocation.args[0] as readonly RecordTemplate[];
-  let outcomes: readonly CriterionOutcome[];
   if (result instanceof CriterionOutcomes) {
-    outcomes = result.items;
+    return result.items;
   } else if (isBatchFinderResult(result)) {
     const byKey = new Map<string, CriterionOutcome>();
     // each request criterion's key once; a handler putting the criteria it was given (the usual case)
@@ -449,14 +479,21 @@ function buildBatchFinder(call: BoundCall, result: unknown, options: BuildOption
       if (value === null || value === undefined) throw new NullResultError(`${methodLabel(call)} (a result)`);
       byKey.set(keyOf(c, 'a result'), { kind: 'result', value });
     }
-    outcomes = criteria.map((c) => byKey.get(requestKeys.get(c.data())!) ?? MISSING_OUTCOME);
-  } else {
-    throw new InvalidResultError(methodLabel(call), 'a batch finder must return a BatchFinderResult');
+    return criteria.map((c) => byKey.get(requestKeys.get(c.data())!) ?? MISSING_OUTCOME);
   }
+  throw new InvalidResultError(methodLabel(call), 'a batch finder must return a BatchFinderResult');
+}
+
+/** Builds one criterion's entry of a batch finder's response from its outcome. */
+function batchFinderEntry(
+  call: BoundCall,
+  options: BuildOptions,
+): (o: CriterionOutcome, i: number) => BatchFinderCriteriaResult {
+  const batch = call.route.target.batch!;
   const ctx = call.invocation.ctx;
   const rawCriteria = ctx.query.get(batch.param) as DataList;
   const path = pathOf(ctx.requestUri);
-  const items: BatchFinderCriteriaResult[] = outcomes.map((o, i) => {
+  return (o, i) => {
     if (o.kind === 'result') {
       return collectionBody(call, o.value, () =>
         batchFinderCriterionUri(path, ctx.query, batch.param, rawCriteria.get(i)),
@@ -465,8 +502,7 @@ function buildBatchFinder(call: BoundCall, result: unknown, options: BuildOption
     const error = o.kind === 'error' ? o.error : new ServiceError(404, BATCH_FINDER_MISSING_RESULT_MESSAGE);
     if (!isServiceError(error)) ctx.log.error({ err: error }, `${methodLabel(call)}: criterion ${i} failed`);
     return { error: itemError(error, options) };
-  });
-  return ok(200, batchFinderResponse(items));
+  };
 }
 
 const MISSING_OUTCOME: CriterionOutcome = Object.freeze({ kind: 'missing' });

@@ -1157,12 +1157,17 @@ describe('the malformed-request corpus against the example service', () => {
     });
   });
 
-  it('answers 2,500 distinct ids within the header limit', async () => {
-    const ids = Array.from({ length: 2500 }, (_, i) => i + 1).join(',');
-    const r = await svc.request('GET', `/photos?ids=List(${ids})`);
+  it('answers 1,000 distinct ids, and refuses 2,500 within the header limit by the batch size limit', async () => {
+    const list = (n: number): string => Array.from({ length: n }, (_, i) => i + 1).join(',');
+    const r = await svc.request('GET', `/photos?ids=List(${list(1000)})`);
     expect(r.status).toBe(200);
     expect(Object.keys((JSON.parse(r.text) as { results: object }).results)).toEqual(
       expect.arrayContaining(['1', '2', '4', '6']),
+    );
+    const over = await svc.request('GET', `/photos?ids=List(${list(2500)})`);
+    expect(over.status).toBe(400);
+    expect((JSON.parse(over.text) as { message: string }).message).toBe(
+      'The request batch size: 2500 is larger than the allowed max batch size: 1000 for method: batch_get',
     );
   });
 

@@ -234,6 +234,15 @@ describe('bad IDL', () => {
     );
   });
 
+  it("keeps a batch method's maxBatchSize in its method spec", () => {
+    const r = products();
+    const methods = (r.collection as { methods: { method: string; maxBatchSize?: unknown }[] }).methods;
+    methods.find((m) => m.method === 'batch_get')!.maxBatchSize = { value: 25, validate: true };
+    const { files } = importOne(write('p.restspec.json', r));
+    const module = files.find((f) => f.path === 'com/example/shop/products.interface.ts')!;
+    expect(module.text).toMatch(/batchGet: \{\s*maxBatchSize: 25,?\s*\}/);
+  });
+
   it('says on the command line what is wrong and exits non-zero', () => {
     const file = write('x.restspec.json', '[1, 2');
     const r = svc('generate', '--idl', file, path.join(dir, 'out'));

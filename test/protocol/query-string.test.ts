@@ -8,6 +8,7 @@ import {
   buildUri,
   encodeQueryParams,
   isSvcError,
+  findLongList,
   parseQueryParams,
   rawPathOf,
   rawQueryOf,
@@ -278,5 +279,22 @@ describe('parseQueryParams', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('findLongList (counting a list without parsing it)', () => {
+  it('finds the first List(...) of more top-level items than the bound, and the query without it', () => {
+    const q = 'bq=s&criteria=List((a:1,b:List(1,2,3)),(a:2),(a:3))&x=List(1,2)';
+    expect(findLongList(q, 2)).toEqual({
+      name: 'criteria',
+      items: 3,
+      query: 'bq=s&criteria=List()&x=List(1,2)',
+    });
+    expect(findLongList(q, 3)).toBeUndefined();
+    expect(findLongList('ids=List(1,2,3,4,5,6)', 5)).toEqual({ name: 'ids', items: 6, query: 'ids=List()' });
+    expect(findLongList('ids=List()', 0)).toBeUndefined();
+    // percent-encoded structure is data, not structure
+    expect(findLongList('t=List(a%2Cb%2Cc%2Cd%2Ce)', 1)).toBeUndefined();
+    expect(findLongList('t=List(a,b,c,d,e)', 1)?.items).toBe(5);
   });
 });

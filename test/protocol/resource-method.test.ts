@@ -91,8 +91,8 @@ describe('routing by HTTP method, header and flags (wire facts §3.3)', () => {
     ['GET', '', false, 'get_all', 'get_all'],
     ['DELETE', '', true, 'delete', 'delete'],
     ['DELETE', 'ids=List(1)', false, 'batch_delete', 'batch_delete'],
-    // name clashes: on GET q wins over bq over action; on POST action wins
-    ['GET', 'q=search&bq=other&action=x', false, undefined, 'finder'],
+    // name clashes: on GET q or bq wins over action (q and bq together are refused, below); on POST action wins
+    ['GET', 'q=search&action=x', false, undefined, 'finder'],
     ['GET', 'bq=search&action=x', false, undefined, 'batch_finder'],
     ['POST', 'action=purge&q=x&bq=y', false, undefined, 'action'],
     // lower-case HTTP methods
@@ -119,6 +119,23 @@ describe('routing by HTTP method, header and flags (wire facts §3.3)', () => {
     expect(routingError('PUT', 'action=purge', true).message).toMatch(
       /must be submitted as a POST \(was PUT\)$/,
     );
+  });
+
+  it('refuses a GET naming both a finder (q) and a batch finder (bq): ambiguous, where the reference lets q win', () => {
+    for (const [query, header] of [
+      ['q=search&bq=other', undefined],
+      ['q=search&bq=other&action=x', undefined],
+      ['bq=other&q=search', 'batch_finder'],
+    ] as const) {
+      const err = routingError('GET', query, false, header);
+      expect(err.code).toBe('SVC_ERR_PROTOCOL_AMBIGUOUS_METHOD');
+      expect(err.statusCode).toBe(400);
+      expect(err.message).toBe(
+        "Ambiguous method selection: a request names a finder ('q') or a batch finder ('bq'), not both",
+      );
+    }
+    // on POST, an action's query may hold anything
+    expect(route('POST', 'action=purge&q=x&bq=y', false)).toBe('action');
   });
 
   it('rejects combinations the table lacks', () => {

@@ -24,7 +24,9 @@ import {
   finderSpec,
   implement,
   optional,
+  collection,
   simpleInterface,
+  withMaxBatchSize,
 } from '../../src';
 import { Album } from '../../examples/src/main/generated/com/example/photos/Album';
 import { AlbumEntry } from '../../examples/src/main/generated/com/example/photos/AlbumEntry';
@@ -208,6 +210,43 @@ export function misuse(): void {
     batchFinders: { search: { perCriterion: () => [] } },
     actions: { purge: () => 0, ping: () => undefined },
     entityActions: { tag: () => '' },
+  });
+}
+
+// a batch method's own limit: on batch methods only; withMaxBatchSize keeps the handler's type
+export function batchLimits(): void {
+  const limited = collectionInterface({
+    name: 'limited',
+    key: LONG_KEY,
+    value: Photo,
+    methods: {
+      get: {},
+      batchGet: { maxBatchSize: 50, doc: 'At most 50.' },
+      batchDelete: { maxBatchSize: 10 },
+    },
+  });
+  implement(limited, {
+    get: () => undefined,
+    batchGet: () => new Map<Id, Photo>(),
+    batchDelete: (ids) => new Map(ids.map((id) => [id, {}] as const)),
+  });
+  collection({
+    name: 'inline',
+    key: LONG_KEY,
+    value: Photo,
+    methods: {
+      batchGet: withMaxBatchSize(20, (ids) => {
+        check<Equal<typeof ids, readonly Id[]>>();
+        return new Map<Id, Photo>();
+      }),
+    },
+  });
+  collectionInterface({
+    name: 'wrong',
+    key: LONG_KEY,
+    value: Photo,
+    // @ts-expect-error get is not a batch method: it has no maxBatchSize
+    methods: { get: { maxBatchSize: 5 } },
   });
 }
 

@@ -306,6 +306,10 @@ class KindEmitter {
           ? ([['doc', quote(spec.doc)]] as [string, string][])
           : []),
         ...(spec === undefined ? [] : deprecatedEntry(spec)),
+        // a batch method's own limit (Svc enforces it whatever `validate` says, as for batch finders)
+        ...(spec?.maxBatchSize !== undefined && method.startsWith('batch_')
+          ? ([['maxBatchSize', String(spec.maxBatchSize.value)]] as [string, string][])
+          : []),
       ];
       if (
         method === 'get_all' &&

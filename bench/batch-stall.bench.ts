@@ -1,0 +1,381 @@
+/**
+ * Issue 22, "no single request stalls the server": plain gets (`GET /photos/1`, the example service) at a
+ * steady rate, alone and beside the worst batch request the server allows of each kind, sent one after
+ * another: a tunneled batch finder of `maxBatchSize` criteria (POST with `X-HTTP-Method-Override: GET` and
+ * a form body, as in the finding), and batch_get, batch_create, batch_update, batch_partial_update and
+ * batch_delete of `maxBatchSize` items. Reports the gets' p50 / p99 / max per phase, and the server's
+ * longest event-loop stall (`monitorEventLoopDelay`).
+ *
+ * Goals (the issue's): the gets' p99 under batch load within 2× the quiet figure, and no get over 100 ms.
+ * Measured, never asserted: the verdicts are printed as notes.
+ *
+ * How: `suites()` spawns this file as a *driver* (`--driver`), which spawns a *server* (`--server`: the
+ * example app, plus a `stall` collection under `/bench` whose batch handlers answer at once, so that what is
+ * measured is the framework's work; validation on, as by default) pinned to one core with `taskset` when
+ * there is one, and drives it over loopback with `node:http` from its own process (pinned to the other
+ * core). Gets are sent open-loop (on a timer, whatever is pending), so a stalled server shows as latency.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import http from 'node:http';
+import Module, { createRequire } from 'node:module';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type * as SvcModule from '../src';
+import type * as AppModule from '../examples/app';
+import type * as PhotoModule from '../examples/src/main/generated/com/example/photos/Photo';
+import type * as PhotoFormatModule from '../examples/src/main/generated/com/example/photos/PhotoFormat';
+import type { BenchFile, Fact, Suite } from './harness';
+
+/** Items per batch request: the server's default `maxBatchSize` (the worst allowed request). */
+const BATCH_ITEMS = 1000;
+/** One plain get every this many ms, open loop. */
+const GET_INTERVAL_MS = 4;
+/**
+ * Seconds per phase, after a warmup: for each batch kind a quiet phase (gets only), then a loaded one. The
+ * quiet phases are pooled: on a shared machine they sample the same stretch of its state as the loaded ones.
+ */
+const QUIET_SECONDS = 1.5;
+const LOADED_SECONDS = 2.5;
+const WARMUP_SECONDS = 1.5;
+/** Batch requests in flight at once during a loaded phase. */
+const BATCH_CONCURRENCY = 2;
+
+const KINDS = [
+  'batch_finder (tunneled)',
+  'batch_get',
+  'batch_create',
+  'batch_update',
+  'batch_partial_update',
+  'batch_delete',
+] as const;
+type Kind = (typeof KINDS)[number];
+
+const HEADERS = { 'x-svc-protocol-version': '2.0.0' };
+
+// ---------------------------------------------------------------------------------------------------------
+// Server process
+
+/**
+ * Serves `svc-framework` (the examples' import, which Node resolves to the package's own `dist`) from this
+ * tree's `src`: the benchmark measures the source as it is, built or not.
+ */
+function aliasFramework(): string {
+  const src = path.resolve(__dirname, '../src');
+  const entry = path.join(src, 'index.ts');
+  const m = Module as unknown as {
+    _resolveFilename: (request: string, ...rest: unknown[]) => string;
+  };
+  const resolve = m._resolveFilename;
+  m._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]): string {
+    return resolve.call(this, request === 'svc-framework' ? entry : request, ...rest);
+  };
+  return src;
+}
+
+async function runServer(): Promise<void> {
+  const src = aliasFramework();
+  const load = createRequire(__filename);
+  const svc = load(src) as typeof SvcModule;
+  const { createExampleApp } = load('../examples/app') as typeof AppModule;
+  const { Photo } = load('../examples/src/main/generated/com/example/photos/Photo') as typeof PhotoModule;
+  const { PhotoFormat } = load(
+    '../examples/src/main/generated/com/example/photos/PhotoFormat',
+  ) as typeof PhotoFormatModule;
+
+  // batch handlers that answer at once: every id found, every element created
+  const photo = new Photo().setId(1).setTitle('photo').setFormat(PhotoFormat.JPEG);
+  const stall = svc.collection({
+    name: 'stall',
+    key: svc.LONG_KEY,
+    value: Photo,
+    methods: {
+      batchGet: (ids) => new Map(ids.map((id) => [id, photo] as const)),
+      batchCreate: (photos) => photos.map((_, i) => ({ id: i + 1 })),
+      batchUpdate: (entities) => new Map([...entities.keys()].map((id) => [id, {}] as const)),
+      batchPartialUpdate: (patches) => new Map([...patches.keys()].map((id) => [id, {}] as const)),
+      batchDelete: (ids) => new Map(ids.map((id) => [id, {}] as const)),
+    },
+  });
+  const app = await createExampleApp();
+  await app.register(svc.svcPlugin, { prefix: '/bench', resources: [stall] });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
+  process.send!({ port: (app.server.address() as { port: number }).port });
+  process.on('message', (msg) => {
+    if (msg === 'reset') loop.reset();
+    else if (msg === 'report') process.send!({ loopMaxMs: loop.max / 1e6 });
+    else if (msg === 'stop') void app.close().then(() => process.exit(0));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Driver process
+
+interface Request {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+function batchRequest(kind: Kind): Request {
+  const ids = Array.from({ length: BATCH_ITEMS }, (_, i) => i + 1);
+  const idList = `ids=List(${ids.join(',')})`;
+  const json = { ...HEADERS, 'content-type': 'application/json' };
+  const entity = { title: 'A title', format: 'JPEG', tags: ['a', 'b'] };
+  switch (kind) {
+    case 'batch_finder (tunneled)': {
+      // criteria that match the seeded library's photos (examples/store.ts)
+      const seeded = [
+        ['Sunrise%20over%20the%20bay', 'JPEG'],
+        ['Harbour%20lights', 'PNG'],
+        ['Dunes%20at%20noon', 'JPEG'],
+        ['Old%20barn', 'RAW'],
+        ['Fireworks', 'GIF'],
+      ];
+      const criteria = ids.map((i) => {
+        const [title, format] = seeded[i % seeded.length]!;
+        return `(title:${title},format:${format})`;
+      });
+      return {
+        method: 'POST',
+        path: '/photos',
+        headers: {
+          ...HEADERS,
+          'x-http-method-override': 'GET',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: `bq=searchPhotos&criteria=List(${criteria.join(',')})`,
+      };
+    }
+    case 'batch_get':
+      return { method: 'GET', path: `/bench/stall?${idList}`, headers: HEADERS };
+    case 'batch_create':
+      return {
+        method: 'POST',
+        path: '/bench/stall',
+        headers: { ...json, 'x-svc-method': 'batch_create' },
+        body: JSON.stringify({ elements: ids.map(() => entity) }),
+      };
+    case 'batch_update':
+      return {
+        method: 'PUT',
+        path: `/bench/stall?${idList}`,
+        headers: json,
+        body: JSON.stringify({ entities: Object.fromEntries(ids.map((i) => [i, entity])) }),
+      };
+    case 'batch_partial_update':
+      return {
+        method: 'POST',
+        path: `/bench/stall?${idList}`,
+        headers: { ...json, 'x-svc-method': 'batch_partial_update' },
+        body: JSON.stringify({
+          entities: Object.fromEntries(ids.map((i) => [i, { patch: { $set: { title: `t${i}` } } }])),
+        }),
+      };
+    case 'batch_delete':
+      return { method: 'DELETE', path: `/bench/stall?${idList}`, headers: HEADERS };
+  }
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function send(port: number, r: Request): Promise<{ status: number; bytes: number; ms: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method: r.method, path: r.path, headers: r.headers, agent },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, ms: performance.now() - t0 }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(r.body);
+  });
+}
+
+interface Phase {
+  readonly name: string;
+  /** Latencies of the plain gets, ms. */
+  readonly gets: readonly number[];
+  readonly batches: number;
+  /** Median batch request time, ms. */
+  readonly batchMs: number;
+  /** The server's longest event-loop delay in the phase, ms. */
+  readonly loopMaxMs: number;
+}
+
+async function phase(
+  server: ChildProcess,
+  port: number,
+  name: string,
+  batch: Request | undefined,
+  seconds: number,
+): Promise<Phase> {
+  const report = (): Promise<number> =>
+    new Promise((resolve) => {
+      server.once('message', (m) => resolve((m as { loopMaxMs: number }).loopMaxMs));
+      server.send('report');
+    });
+  server.send('reset');
+  const get: Request = { method: 'GET', path: '/photos/1', headers: HEADERS };
+  const gets: number[] = [];
+  const pending: Array<Promise<void>> = [];
+  const end = performance.now() + seconds * 1000;
+  const timer = setInterval(() => {
+    pending.push(
+      send(port, get).then((r) => {
+        if (r.status !== 200) throw new Error(`GET /photos/1 answered ${r.status}`);
+        gets.push(r.ms);
+      }),
+    );
+  }, GET_INTERVAL_MS);
+  const batchTimes: number[] = [];
+  const loops =
+    batch === undefined
+      ? []
+      : Array.from({ length: BATCH_CONCURRENCY }, async () => {
+          while (performance.now() < end) {
+            const r = await send(port, batch);
+            if (r.status !== 200) throw new Error(`${name} answered ${r.status}`);
+            batchTimes.push(r.ms);
+          }
+        });
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  clearInterval(timer);
+  await Promise.all([...loops, ...pending]);
+  const loopMaxMs = await report();
+  batchTimes.sort((a, b) => a - b);
+  return {
+    name,
+    gets,
+    batches: batchTimes.length,
+    batchMs: batchTimes[batchTimes.length >> 1] ?? 0,
+    loopMaxMs,
+  };
+}
+
+/** Runs `argv` pinned to `core` with taskset when there is one (and more than one core). */
+function pinned(core: number, argv: readonly string[]): [string, string[]] {
+  const taskset = ['/usr/bin/taskset', '/bin/taskset'].find((p) => fs.existsSync(p));
+  if (taskset === undefined || os.cpus().length < 2) return [argv[0]!, argv.slice(1)];
+  return [taskset, ['-c', String(core), ...argv]];
+}
+
+async function runDriver(): Promise<void> {
+  const [cmd, args] = pinned(0, [process.execPath, '-r', '@swc-node/register', __filename, '--server']);
+  const server = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: process.env });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('message', (m) => resolve((m as { port: number }).port));
+    server.once('exit', (code) => reject(new Error(`bench server exited with ${String(code)}`)));
+  });
+  try {
+    // every batch answered once (a 400 would be cheap and measure nothing), then a warmup of everything
+    for (const kind of KINDS) {
+      const r = await send(port, batchRequest(kind));
+      if (r.status !== 200) throw new Error(`${kind} of ${BATCH_ITEMS} answered ${r.status}`);
+    }
+    await phase(server, port, 'warmup', batchRequest(KINDS[0]), WARMUP_SECONDS);
+    const quiet: Phase[] = [];
+    const phases: Phase[] = [];
+    for (const kind of KINDS) {
+      quiet.push(await phase(server, port, 'quiet', undefined, QUIET_SECONDS));
+      phases.push(await phase(server, port, kind, batchRequest(kind), LOADED_SECONDS));
+    }
+    const pooled: Phase = {
+      name: 'quiet',
+      gets: quiet.flatMap((p) => p.gets),
+      batches: 0,
+      batchMs: 0,
+      loopMaxMs: Math.max(...quiet.map((p) => p.loopMaxMs)),
+    };
+    process.stdout.write(
+      `${JSON.stringify({ phases: [pooled, ...phases], pinned: cmd !== process.execPath })}\n`,
+    );
+  } finally {
+    server.send('stop');
+    agent.destroy();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The benchmark file
+
+function percentile(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+const verdict = (ok: boolean): string => (ok ? 'met' : 'missed');
+
+function suite(result: { phases: Phase[]; pinned: boolean }): Suite {
+  const [quiet, ...loaded] = result.phases;
+  const q99 = percentile(quiet!.gets, 99);
+  const all = loaded.flatMap((p) => p.gets);
+  const facts: Fact[] = [];
+  const notes: string[] = [];
+  for (const p of result.phases) {
+    facts.push(
+      { label: `${p.name}: get p50`, value: percentile(p.gets, 50), unit: 'ms' },
+      { label: `${p.name}: get p99`, value: percentile(p.gets, 99), unit: 'ms' },
+      { label: `${p.name}: get max`, value: Math.max(...p.gets), unit: 'ms' },
+      { label: `${p.name}: longest event-loop stall`, value: p.loopMaxMs, unit: 'ms' },
+    );
+    if (p !== quiet) facts.push({ label: `${p.name}: batch request (median)`, value: p.batchMs, unit: 'ms' });
+  }
+  const l99 = percentile(all, 99);
+  const lmax = Math.max(...all);
+  notes.push(
+    `${1000 / GET_INTERVAL_MS} gets/s open loop; per batch kind ${QUIET_SECONDS} s quiet (pooled) then ${LOADED_SECONDS} s loaded; batches of ${BATCH_ITEMS} items, ${BATCH_CONCURRENCY} in flight; server ${result.pinned ? 'pinned to one core (taskset)' : 'not pinned'}`,
+    `quiet: p50 ${percentile(quiet!.gets, 50).toFixed(2)} ms, p99 ${q99.toFixed(2)} ms, max ${Math.max(...quiet!.gets).toFixed(2)} ms; longest stall ${quiet!.loopMaxMs.toFixed(1)} ms`,
+    ...loaded.map(
+      (p) =>
+        `${p.name}: get p50 ${percentile(p.gets, 50).toFixed(2)} ms, p99 ${percentile(p.gets, 99).toFixed(2)} ms (${(percentile(p.gets, 99) / q99).toFixed(2)}x quiet), max ${Math.max(...p.gets).toFixed(2)} ms; ${p.batches} batches (median ${p.batchMs.toFixed(1)} ms); longest stall ${p.loopMaxMs.toFixed(1)} ms`,
+    ),
+    `goal: p99 within 2x of the quiet figure: ${verdict(l99 <= 2 * q99)} at ${l99.toFixed(2)} ms under batch load vs ${q99.toFixed(2)} ms quiet (${(l99 / q99).toFixed(2)}x)`,
+    `goal: no get over 100 ms: ${verdict(lmax <= 100)} (max ${lmax.toFixed(2)} ms)`,
+  );
+  return {
+    title: `Plain gets beside the worst allowed batch requests (${BATCH_ITEMS} items each), HTTP on loopback`,
+    short: 'gets beside batches',
+    facts,
+    notes,
+  };
+}
+
+function suites(): Suite[] {
+  const budget = (WARMUP_SECONDS + (QUIET_SECONDS + LOADED_SECONDS) * KINDS.length) * 1000 + 30_000;
+  const [cmd, args] = pinned(1, [process.execPath, '-r', '@swc-node/register', __filename, '--driver']);
+  const out = spawnSync(cmd, args, { encoding: 'utf8', timeout: budget, maxBuffer: 1 << 24 });
+  if (out.status !== 0)
+    throw new Error(`batch-stall bench driver failed (${String(out.status ?? out.signal)}):\n${out.stderr}`);
+  const lines = out.stdout.trim().split('\n');
+  return [suite(JSON.parse(lines[lines.length - 1]!) as { phases: Phase[]; pinned: boolean })];
+}
+
+export const benchmark: BenchFile = {
+  title:
+    'Issue 22: plain gets beside the worst allowed batch request of each kind (no request stalls the server)',
+  suites,
+};
+
+if (require.main === module) {
+  const role = process.argv.includes('--server')
+    ? runServer
+    : process.argv.includes('--driver')
+      ? runDriver
+      : undefined;
+  if (role !== undefined) {
+    role().catch((err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    });
+  }
+}
