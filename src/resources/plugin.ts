@@ -453,15 +453,25 @@ const HALF_CLOSE = Symbol.for('svc.halfClose');
  * An `Expect` header other than `100-continue` makes Node answer 417 itself, with an empty body, unless the
  * server listens for `checkExpectation`: answer it as an ErrorResponse instead (once per server).
  */
+/** A request without a body, or a GET or HEAD (tunneled ones too: a batch finder sent as a POST form). */
+function readsOnly(req: IncomingMessage): boolean {
+  const headers = req.headers;
+  if (headers['transfer-encoding'] === undefined && Number(headers['content-length'] ?? 0) <= 0) return true;
+  const override = headers['x-http-method-override'];
+  const method = typeof override === 'string' ? override.toUpperCase() : req.method;
+  return method === 'GET' || method === 'HEAD';
+}
+
 /**
  * A client's FIN after its request, read as RFC 9112 allows either way: as the end of what it sends (a
  * half-close: some HTTP clients and proxies shut down their sending side once the body is sent, and still
  * read the answer) or as a hang-up. Node's HTTP server takes every FIN for a hang-up: it aborts the
  * connection's requests, complete or not, and ends the socket, so an upload whose handler answers
  * asynchronously was carried out and never answered (issue 22). Here a request whose body was sent whole
- * is answered, then the connection is closed; a FIN while a request without a body waits (a get, a
- * finder: reads, which a client stops by closing) is still a hang-up, so its handler is cancelled at once
- * (`ctx.signal`); and a FIN that cuts a body short fails it as a broken-off body, as before.
+ * is answered, then the connection is closed; a FIN while a read waits (a request without a body, a GET
+ * or HEAD, tunneled ones included: a get, a finder, a batch finder, which a client stops by closing) is
+ * still a hang-up, so its handler is cancelled at once (`ctx.signal`); and a FIN that cuts a body short
+ * fails it as a broken-off body, as before.
  */
 function answerHalfClosedRequests(instance: FastifyInstance): void {
   const server = instance.server as typeof instance.server & {
@@ -477,10 +487,7 @@ function answerHalfClosedRequests(instance: FastifyInstance): void {
       // Node's own listener ran first: it marked the response in progress as the connection's last
       const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
       if (res === undefined || res === null || res.writableEnded) return;
-      const headers = res.req.headers;
-      const hasBody =
-        headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
-      if (!hasBody) socket.destroy();
+      if (readsOnly(res.req)) socket.destroy();
     });
   });
 }
