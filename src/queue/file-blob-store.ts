@@ -197,11 +197,9 @@ export class FileBlobStore implements BlobStore {
   private async beat(): Promise<void> {
     if (this.closed) return;
     const now = new Date();
-    // a directory removed by hand is made again: writes need it
-    await fsp
-      .utimes(this.partial, now, now)
-      .catch(() => fsp.mkdir(this.partial, { recursive: true }))
-      .catch(() => undefined);
+    // a directory removed meanwhile is not made again here (the next put makes it): a store left open on a
+    // directory that is gone must not bring the directory back
+    await fsp.utimes(this.partial, now, now).catch(() => undefined);
     await this.sweep().catch(() => undefined);
   }
 
