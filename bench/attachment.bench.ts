@@ -33,6 +33,7 @@ import type * as RxModule from 'rxjs';
 import type * as SvcModule from '../src';
 import type * as PhotoModule from '../examples/src/main/generated/com/example/photos/Photo';
 import type { BenchFile, Fact, Suite } from './harness';
+import { runRole } from './process-role';
 
 /** Attachment size and chunk size of the load generator. */
 const ATTACHMENT_BYTES = 1024 * 1024 * 1024;
@@ -487,10 +488,5 @@ if (require.main === module) {
       : process.argv.includes('--driver')
         ? runDriver
         : undefined;
-  if (role !== undefined) {
-    role().catch((err: unknown) => {
-      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exit(1);
-    });
-  }
+  runRole(role);
 }

@@ -29,6 +29,7 @@ import type * as PhotoModule from '../examples/src/main/generated/com/example/ph
 import type * as PhotoCriteriaModule from '../examples/src/main/generated/com/example/photos/PhotoCriteria';
 import type * as PhotoFormatModule from '../examples/src/main/generated/com/example/photos/PhotoFormat';
 import type { BenchFile, Fact, Suite } from './harness';
+import { roleFromFlags, runRole } from './process-role';
 
 /** Suite 1: what each criterion's handler waits, how many criteria, and requests per size per round. */
 const HANDLER_MS = 10;
@@ -549,16 +550,4 @@ export const benchmark: BenchFile = {
   suites,
 };
 
-if (require.main === module) {
-  const role = process.argv.includes('--server')
-    ? runServer
-    : process.argv.includes('--driver')
-      ? runDriver
-      : undefined;
-  if (role !== undefined) {
-    role().catch((err: unknown) => {
-      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exit(1);
-    });
-  }
-}
+if (require.main === module) runRole(roleFromFlags({ server: runServer, driver: runDriver }));

@@ -45,6 +45,7 @@ import type * as QueueModule from '../src/queue';
 import type * as StreamsModule from '../src/streams';
 import type * as RedisSupport from '../test/support/redis-server';
 import type { BenchFile, Fact, FactRatio, Suite } from './harness';
+import { runRole } from './process-role';
 
 const KIB = 1024;
 const MIB = 1024 * 1024;
@@ -864,10 +865,5 @@ if (require.main === module) {
     : process.argv.includes('--driver')
       ? runDriver
       : undefined;
-  if (role !== undefined) {
-    role().catch((err: unknown) => {
-      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exit(1);
-    });
-  }
+  runRole(role);
 }

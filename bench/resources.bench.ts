@@ -22,6 +22,7 @@ import type * as StoreModule from '../examples/store';
 import type * as PhotoModule from '../examples/src/main/generated/com/example/photos/Photo';
 import type * as PhotoFormatModule from '../examples/src/main/generated/com/example/photos/PhotoFormat';
 import type { BenchFile, Fact, Suite } from './harness';
+import { roleFromFlags, runRole } from './process-role';
 
 /** Seconds per measured run, and of warmup per case. */
 const RUN_SECONDS = 2;
@@ -263,16 +264,4 @@ export const benchmark: BenchFile = {
   suites,
 };
 
-if (require.main === module) {
-  const role = process.argv.includes('--server')
-    ? runServer
-    : process.argv.includes('--driver')
-      ? runDriver
-      : undefined;
-  if (role !== undefined) {
-    role().catch((err: unknown) => {
-      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      process.exit(1);
-    });
-  }
-}
+if (require.main === module) runRole(roleFromFlags({ server: runServer, driver: runDriver }));
