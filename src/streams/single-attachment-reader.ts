@@ -75,7 +75,6 @@ export class SingleAttachmentReader implements AttachmentDataSourceWriter {
     if (this.#state !== 'idle') {
       throw new AttachmentStateError(`attachment '${this.#id}' is ${this.#state}: no more data to read`);
     }
-    if (this.#reportError()) return;
     this.#state = 'reading';
     this.#channel.request();
   }
