@@ -26,6 +26,7 @@ import { batchLimitOf, batchParamOf, batchSizeOf, checkBatchSize } from './batch
 import { keyAsIs } from './key-types';
 import { PatchRequest, checkPatch } from './patch';
 import type { RouteResult } from './router';
+import { ITEMS_PER_STEP, type Steps, runNow } from './slices';
 import type { BoundInput, Invocation, RequestHeaders, ResourceContext, SvcLogger } from './request';
 
 /**
@@ -208,23 +209,29 @@ function batchKeys(
 /**
  * The `{"entities":{key: value}}` body of batch_update and batch_partial_update, matched against `ids`: every
  * body key must be one of the ids and every id must have a body entry (the reference's messages), except
- * ids that did not decode.
+ * ids that did not decode. Fills `byTyped` (typed key → converted value) and `byText` (canonical key text →
+ * `keep` of the value), yielding between groups of entities (slices.ts).
  */
-function batchEntities<T>(
+function* batchEntities<T, K>(
   route: RouteResult,
   body: DataMap,
   ids: { typed: unknown[]; wire: ResourceKey[]; errors: BatchKeyError[] },
   label: string,
   convert: (data: DataValue, what: string) => T,
-): { byTyped: Map<unknown, T>; byText: Map<string, DataValue> } {
+  keep: (data: DataValue) => K,
+  byTyped: Map<unknown, T>,
+  byText: Map<string, K>,
+): Steps<void> {
   const keyType = route.keyType!;
   const entities = mapField(body, 'entities', label);
   const wanted = new Map<string, number>();
   ids.wire.forEach((k, i) => wanted.set(encodeKeyForBody(k, true), i));
   const failed = new Set(ids.errors.map((e) => e.key));
   const found = new Map<number, DataValue>();
-  const byText = new Map<string, DataValue>();
+  const texts: string[] = [];
+  let n = 0;
   for (const [text, value] of entities) {
+    if (++n % ITEMS_PER_STEP === 0) yield;
     if (failed.has(text)) continue;
     let canonical: string;
     try {
@@ -247,19 +254,22 @@ function batchEntities<T>(
     }
     if (found.has(index)) throw new RequestBodyError(`Duplicate key in batch request body: '${text}'`);
     found.set(index, value);
-    byText.set(canonical, value);
+    texts.push(canonical);
+    byText.set(canonical, keep(value));
   }
   if (found.size !== ids.wire.length) {
     const uriKeys = ids.wire.map((k) => encodeKeyForBody(k, true));
     throw new RequestBodyError(
-      `Batch request mismatch. URI keys: '[${uriKeys.join(', ')}]' Entity keys: '[${[...byText.keys()].join(', ')}]'`,
+      `Batch request mismatch. URI keys: '[${uriKeys.join(', ')}]' Entity keys: '[${texts.join(', ')}]'`,
     );
   }
-  const byTyped = new Map<unknown, T>();
-  ids.typed.forEach((k, i) =>
-    byTyped.set(k, convert(found.get(i)!, `The entity of key '${encodeKeyForBody(ids.wire[i]!, true)}'`)),
-  );
-  return { byTyped, byText };
+  for (let i = 0; i < ids.typed.length; i++) {
+    if ((i + 1) % ITEMS_PER_STEP === 0) yield;
+    byTyped.set(
+      ids.typed[i],
+      convert(found.get(i)!, `The entity of key '${encodeKeyForBody(ids.wire[i]!, true)}'`),
+    );
+  }
 }
 
 /**
@@ -268,6 +278,20 @@ function batchEntities<T>(
  *   MaskSyntaxError (all 400)
  */
 export function bind(route: RouteResult, req: BindingRequest): BoundCall {
+  const { call, items } = bindDeferred(route, req);
+  if (items !== undefined) runNow(items);
+  return call;
+}
+
+/**
+ * Binds a routed request but for the items of a batch (entities, patches, criteria), which `items` binds
+ * into the call's arguments when run, so that a large batch binds in slices (slices.ts, issue 22). The call
+ * is not to be used before `items` has run to its end.
+ */
+export function bindDeferred(
+  route: RouteResult,
+  req: BindingRequest,
+): { readonly call: BoundCall; readonly items: Steps<void> | undefined } {
   const { target, method } = route;
   const reader = req.attachments;
   // brief, "Request attachment handling": attachments to a method that takes none are refused (and drained
@@ -302,6 +326,7 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
   let input: BoundInput;
   let keyErrors: readonly BatchKeyError[] = [];
   let returnEntity = true;
+  let items: Steps<void> | undefined;
   switch (method) {
     case 'get':
     case 'delete':
@@ -349,13 +374,21 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
     case 'batch_update': {
       const ids = batchKeys(route, req);
       keyErrors = ids.errors;
-      const { byTyped, byText } = batchEntities(route, requireBody(req, label), ids, label, (d, what) =>
-        entityOf(route, d, what),
+      const byTyped = new Map<unknown, RecordTemplate>();
+      const entitiesByKey = new Map<string, RecordTemplate>();
+      const valueClass = route.resource.valueClass;
+      items = batchEntities(
+        route,
+        requireBody(req, label),
+        ids,
+        label,
+        (d, what) => entityOf(route, d, what),
+        // a value that is no map fails in `convert`, before the handler or a filter sees this
+        (d) => (d instanceof DataMap ? new valueClass(d) : undefined) as RecordTemplate,
+        byTyped,
+        entitiesByKey,
       );
       args = [byTyped];
-      const entitiesByKey = new Map<string, RecordTemplate>();
-      for (const [text, data] of byText)
-        entitiesByKey.set(text, new route.resource.valueClass(data as DataMap));
       input = { keys: ids.typed, entitiesByKey };
       break;
     }
@@ -363,12 +396,20 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
       returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
       const ids = batchKeys(route, req);
       keyErrors = ids.errors;
-      const { byTyped, byText } = batchEntities(route, requireBody(req, label), ids, label, (d, what) =>
-        patchOf(route, d, what),
+      const byTyped = new Map<unknown, PatchRequest<RecordTemplate>>();
+      const patchesByKey = new Map<string, DataMap>();
+      items = batchEntities(
+        route,
+        requireBody(req, label),
+        ids,
+        label,
+        (d, what) => patchOf(route, d, what),
+        // a value that is no {"patch":{...}} fails in `convert`, before the handler or a filter sees this
+        (d) => (d instanceof DataMap ? d.get('patch') : undefined) as DataMap,
+        byTyped,
+        patchesByKey,
       );
       args = [byTyped];
-      const patchesByKey = new Map<string, DataMap>();
-      for (const [text, data] of byText) patchesByKey.set(text, (data as DataMap).get('patch') as DataMap);
       input = { keys: ids.typed, patchesByKey };
       break;
     }
@@ -394,7 +435,9 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
     }
     case 'batch_finder': {
       const batch = target.batch!;
-      const params = target.params!.bind(req.query, route.pathKeys, reader ?? null);
+      const bound = target.params!.bindDeferred(req.query, route.pathKeys, reader ?? null);
+      items = bound.items;
+      const params = bound.params;
       const criteria = params[batch.param] as readonly unknown[];
       const others: Record<string, unknown> = {};
       for (const name of Object.keys(params)) if (name !== batch.param) others[name] = params[name];
@@ -407,7 +450,7 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
   }
   if (target.attachments === 'argument') args = [reader ?? null, ...args];
   const fillIn = req.query.get(QueryParam.FILL_IN_DEFAULTS);
-  return {
+  const call: BoundCall = {
     route,
     keyErrors,
     returnEntity,
@@ -423,4 +466,5 @@ export function bind(route: RouteResult, req: BindingRequest): BoundCall {
       input,
     },
   };
+  return { call, items };
 }

@@ -3,6 +3,7 @@ import { QueryParam } from '../protocol';
 import { CoercionMode, type RecordDataSchema, RequiredMode, validate } from '../schema';
 import { type DefinitionLocation, ParameterBindingError, ResourceDefinitionError } from './errors';
 import type { AttachmentReader } from '../streams';
+import { ITEMS_PER_STEP, type Steps, runNow } from './slices';
 import type { RecordTemplate } from '../templates';
 import { type AttachmentsParam, isAttachmentsParam } from './attachments-param';
 import {
@@ -165,6 +166,15 @@ export interface CompiledParams {
     pathKeyParts?: ReadonlyMap<string, unknown>,
     attachments?: AttachmentReader | null,
   ): Record<string, unknown>;
+  /**
+   * As {@link bind}, but the criteria of a batch finder are bound into their (empty) list when `items` runs,
+   * so that a large batch binds in slices (slices.ts); undefined `items` when there are none to bind.
+   */
+  bindDeferred(
+    source: DataMap | undefined,
+    pathKeyParts?: ReadonlyMap<string, unknown>,
+    attachments?: AttachmentReader | null,
+  ): { readonly params: Record<string, unknown>; readonly items: Steps<void> | undefined };
   /** The batch parameter of a batch finder (undefined elsewhere). */
   readonly criteria: CompiledParam | undefined;
   /** The attachments parameter, when the method declares one. */
@@ -425,59 +435,81 @@ function compiled(
   criteria?: CompiledParam,
 ): CompiledParams {
   const attachments = params.find((p) => p.attachments === true);
+  const bindDeferred = (
+    data: DataMap | undefined,
+    pathKeyParts?: ReadonlyMap<string, unknown>,
+    reader: AttachmentReader | null = null,
+  ): { params: Record<string, unknown>; items: Steps<void> | undefined } => {
+    let items: Steps<void> | undefined;
+    const out = bindInto(data, pathKeyParts, reader, (p, c, raw) => {
+      const list: RecordTemplate[] = [];
+      items = bindCriteria(p, c, raw, list);
+      return list;
+    });
+    return { params: out, items };
+  };
+  const bindNow = (p: CompiledParam, c: CompiledCriteria, raw: DataValue): RecordTemplate[] => {
+    const list: RecordTemplate[] = [];
+    runNow(bindCriteria(p, c, raw, list));
+    return list;
+  };
   return {
     params,
     criteria,
     attachments,
-    bind(
-      data: DataMap | undefined,
-      pathKeyParts?: ReadonlyMap<string, unknown>,
-      reader: AttachmentReader | null = null,
-    ): Record<string, unknown> {
-      const out: Record<string, unknown> = {};
-      for (const p of params) {
-        if (p.attachments === true) {
-          out[p.name] = reader;
-          continue;
-        }
-        if (p.assocPart !== undefined) {
-          const v = pathKeyParts?.get(p.assocPart);
-          if (v === undefined) {
-            throw new ParameterBindingError(
-              'SVC_ERR_BIND_MISSING_PARAMETER',
-              p.name,
-              `Association key '${p.assocPart}' is required`,
-            );
-          }
-          out[p.name] = v;
-          continue;
-        }
-        const raw = data instanceof DataMap ? data.get(p.name) : undefined;
-        if (raw === undefined) {
-          if (!p.optional) {
-            throw new ParameterBindingError(
-              'SVC_ERR_BIND_MISSING_PARAMETER',
-              p.name,
-              `Parameter '${p.name}' is required`,
-            );
-          }
-          out[p.name] = freshDefault(p);
-          continue;
-        }
-        if (p.criteria !== undefined) {
-          out[p.name] = bindCriteria(p, p.criteria, raw);
-          continue;
-        }
-        try {
-          out[p.name] = source === 'query' ? p.type.fromUri(raw) : p.type.fromBody(raw);
-        } catch (err) {
-          if (err instanceof CoercionFailure) throw bindingError(p, raw, err);
-          throw err;
-        }
-      }
-      return out;
-    },
+    bind: (data, pathKeyParts, reader = null) => bindInto(data, pathKeyParts, reader, bindNow),
+    bindDeferred,
   };
+
+  function bindInto(
+    data: DataMap | undefined,
+    pathKeyParts: ReadonlyMap<string, unknown> | undefined,
+    reader: AttachmentReader | null,
+    criteriaOf: (p: CompiledParam, c: CompiledCriteria, raw: DataValue) => RecordTemplate[],
+  ): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const p of params) {
+      if (p.attachments === true) {
+        out[p.name] = reader;
+        continue;
+      }
+      if (p.assocPart !== undefined) {
+        const v = pathKeyParts?.get(p.assocPart);
+        if (v === undefined) {
+          throw new ParameterBindingError(
+            'SVC_ERR_BIND_MISSING_PARAMETER',
+            p.name,
+            `Association key '${p.assocPart}' is required`,
+          );
+        }
+        out[p.name] = v;
+        continue;
+      }
+      const raw = data instanceof DataMap ? data.get(p.name) : undefined;
+      if (raw === undefined) {
+        if (!p.optional) {
+          throw new ParameterBindingError(
+            'SVC_ERR_BIND_MISSING_PARAMETER',
+            p.name,
+            `Parameter '${p.name}' is required`,
+          );
+        }
+        out[p.name] = freshDefault(p);
+        continue;
+      }
+      if (p.criteria !== undefined) {
+        out[p.name] = criteriaOf(p, p.criteria, raw);
+        continue;
+      }
+      try {
+        out[p.name] = source === 'query' ? p.type.fromUri(raw) : p.type.fromBody(raw);
+      } catch (err) {
+        if (err instanceof CoercionFailure) throw bindingError(p, raw, err);
+        throw err;
+      }
+    }
+    return out;
+  }
 }
 
 /**
@@ -486,7 +518,12 @@ function compiled(
  * criteria differ: see criteria-key.ts), required fields required. A malformed or invalid criterion is a 400
  * naming its index and field.
  */
-function bindCriteria(p: CompiledParam, c: CompiledCriteria, raw: DataValue): RecordTemplate[] {
+function* bindCriteria(
+  p: CompiledParam,
+  c: CompiledCriteria,
+  raw: DataValue,
+  out: RecordTemplate[],
+): Steps<void> {
   if (!(raw instanceof DataList)) {
     throw new ParameterBindingError(
       'SVC_ERR_BIND_BAD_PARAMETER',
@@ -494,9 +531,9 @@ function bindCriteria(p: CompiledParam, c: CompiledCriteria, raw: DataValue): Re
       `Batch parameter '${p.name}' value '${valueText(raw)}' is invalid. Reason: expected a list of criteria \`List((field:value,...),...)\``,
     );
   }
-  const out: RecordTemplate[] = [];
   let i = 0;
   for (const item of raw) {
+    if ((i + 1) % ITEMS_PER_STEP === 0) yield;
     if (!(item instanceof DataMap)) {
       throw new ParameterBindingError(
         'SVC_ERR_BIND_BAD_PARAMETER',
@@ -518,5 +555,4 @@ function bindCriteria(p: CompiledParam, c: CompiledCriteria, raw: DataValue): Re
     out.push(new c.recordClass(r.getFixed() as DataMap));
     i++;
   }
-  return out;
 }

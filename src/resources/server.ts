@@ -18,7 +18,7 @@ import {
   toHeaderValue,
 } from '../protocol';
 import type { Context } from './binder';
-import { type BoundCall, type BindingRequest, bind } from './binder';
+import { type BoundCall, type BindingRequest, bindDeferred } from './binder';
 import {
   DEFAULT_MAX_BATCH_SIZE,
   batchLimitOf,
@@ -48,7 +48,8 @@ import type {
   ResourceRequest,
   ResourceResponse,
 } from './request';
-import { route } from './router';
+import { type RouteResult, route } from './router';
+import { SLICED_BATCH_SIZE, type SliceOwner, nextSlice, runNow, runSliced } from './slices';
 
 /**
  * The request path (docs/architecture.md, "The request path") as one pipeline of small functions:
@@ -191,41 +192,10 @@ class Binding implements BindingRequest {
 }
 
 /**
- * Batches of at least this many items (ids, elements, criteria) are served in slices (`serveSliced`). Below
- * it a whole request costs well under a millisecond of framework work (bench/batch-finder.bench.ts: ~10 µs
- * per criterion), less than the hops would be worth.
+ * A query or body of at least this many characters or bytes is parsed and bound in slices ({@link
+ * ResourcePipeline.serveLarge}): ~16 KB of JSON or of a query decode in ~0.3 ms.
  */
-export const SLICED_BATCH_SIZE = 100;
-
-/** Slices waiting for their turn, oldest first (see {@link nextSlice}). */
-const waitingSlices: Array<() => void> = [];
-
-/** Runs the oldest waiting slice; another turn is asked for when more wait. */
-function runOneSlice(): void {
-  const next = waitingSlices.shift();
-  if (waitingSlices.length > 0) setImmediate(runOneSlice);
-  next?.();
-}
-
-/**
- * Resolves in a later turn of the event loop (`setImmediate`: after pending I/O, so waiting requests get
- * their turn), then fails if the request was aborted meanwhile (client gone, timeout). One slice per turn,
- * whatever the number of large batches under way: `setImmediate` callbacks queued together run back to
- * back, which let two batches' slices run one after the other before any I/O (measured: the gets' p99
- * beside two batch finders at once).
- */
-function nextSlice(ctx: Context, label: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (
-      waitingSlices.push(() => {
-        const signal = ctx.abortController?.signal;
-        if (signal?.aborted !== true) resolve();
-        else reject(signal.reason instanceof Error ? signal.reason : new ClientClosedError(label));
-      }) === 1
-    )
-      setImmediate(runOneSlice);
-  });
-}
+const LARGE_INPUT = 16 * 1024;
 
 /** Accept header → negotiated type; headers repeat, so the answers are kept (bounded). */
 const ACCEPT_CACHE_LIMIT = 256;
@@ -326,7 +296,7 @@ export class ResourcePipeline {
     state.request = request;
     const headers = request.headers;
     const lowerCase = headers === state.lowerCaseHeaders;
-    // decode: protocol version, response type, query
+    // decode: protocol version, response type
     const version = this.versionOf(this.readHeader(headers, this.versionHeaders, lowerCase));
     state.version = version.version;
     state.responseVersion = version.responseValue;
@@ -339,7 +309,36 @@ export class ResourcePipeline {
           ? undefined
           : getHeader(headers, 'accept'),
     );
-    const protocol1 = version.version.major < 2;
+    // a large query or body is decoded and bound in slices of its own (issue 22)
+    const raw = request.query;
+    const body = request.body;
+    if (
+      (raw !== undefined && raw.length >= LARGE_INPUT) ||
+      (body !== undefined && body.byteLength >= LARGE_INPUT)
+    )
+      return this.serveLarge(state, request, version.version);
+    const { routed, query } = this.routeOf(state, request, version.version);
+    // bind
+    const { call, items } = bindDeferred(
+      routed,
+      new Binding(request, query, version.version, state.responseType!, state.log, this, state.attachments),
+    );
+    if (items !== undefined) runNow(items);
+    state.call = call;
+    // a large batch goes on in slices, so that other requests are served in between (issue 22)
+    if (call.batchSize >= SLICED_BATCH_SIZE) return this.serveSliced(state, call);
+    return this.invokeFiltered(state, call);
+  }
+
+  /** The query parsed and the request routed. */
+  private routeOf(
+    state: RequestState,
+    request: ResourceRequest,
+    version: ProtocolVersion,
+  ): { readonly routed: RouteResult; readonly query: DataMap } {
+    const headers = request.headers;
+    const lowerCase = headers === state.lowerCaseHeaders;
+    const protocol1 = version.major < 2;
     const raw = request.query;
     // a list longer than any batch may be is counted, not parsed, until routing says whose it is (issue 22)
     const long =
@@ -375,20 +374,68 @@ export class ResourcePipeline {
       query = parseQueryParams(raw, { requestUri: request.url, protocol1 });
       routed = route(this.roots, { ...routing, query });
     }
-    // bind
-    const call = bind(
-      routed,
-      new Binding(request, query, version.version, state.responseType!, state.log, this, state.attachments),
-    );
-    state.call = call;
-    // a large batch goes on in slices, so that other requests are served in between (issue 22)
-    if (call.batchSize >= SLICED_BATCH_SIZE) return this.serveSliced(state, call);
-    const filters = routed.resource.filters;
+    return { routed, query };
+  }
+
+  /** invocation filters → invoke → build → response filters → encode. */
+  private invokeFiltered(state: RequestState, call: BoundCall): EncodedResponse | Promise<EncodedResponse> {
+    const filters = call.route.resource.filters;
     if (filters.length === 0) return this.invoke(state, call, call.invocation);
     const invocation = runStage<Invocation>(call.invocation, filters, (f, inv) => f.invocation?.(inv));
     return invocation instanceof Promise
       ? invocation.then((inv) => this.invoke(state, call, inv))
       : this.invoke(state, call, invocation);
+  }
+
+  /**
+   * A request with a large query or body (a tunneled batch finder, a batch_update of 1 000 entities): the
+   * query is parsed, the body decoded and the items bound each in turns of their own (issue 22: together
+   * they blocked the event loop 3-8 ms). A client that goes away meanwhile stops the work.
+   */
+  private async serveLarge(
+    state: RequestState,
+    request: ResourceRequest,
+    version: ProtocolVersion,
+  ): Promise<EncodedResponse> {
+    const controller = new AbortController();
+    const owner: SliceOwner = { abortController: controller };
+    const label = `${request.method} ${request.path}`;
+    const connection = request.connection;
+    const onClose = (): void => {
+      if (!connection!.writableFinished && !controller.signal.aborted)
+        controller.abort(new ClientClosedError(label));
+    };
+    if (connection?.destroyed === true) onClose();
+    else connection?.once('close', onClose);
+    let call: BoundCall;
+    try {
+      await nextSlice(owner, label);
+      const { routed, query } = this.routeOf(state, request, version);
+      const binding = new Binding(
+        request,
+        query,
+        version,
+        state.responseType!,
+        state.log,
+        this,
+        state.attachments,
+      );
+      if (request.body !== undefined && request.body.byteLength >= LARGE_INPUT) {
+        await nextSlice(owner, label);
+        binding.body();
+      }
+      await nextSlice(owner, label);
+      const bound = bindDeferred(routed, binding);
+      call = bound.call;
+      // the handler's signal is the one the slices watch
+      (call.invocation.ctx as Context).abortController = controller;
+      if (bound.items !== undefined) await runSliced(bound.items, owner, label);
+    } finally {
+      connection?.off('close', onClose);
+    }
+    state.call = call;
+    if (call.batchSize >= SLICED_BATCH_SIZE) return this.serveSliced(state, call);
+    return this.invokeFiltered(state, call);
   }
 
   /**

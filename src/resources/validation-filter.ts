@@ -15,7 +15,8 @@ import { OutputValidationError, RequestValidationError } from './errors';
 import type { RecordTemplate } from '../templates';
 import type { ComplexResourceKey } from './key-types';
 import { PatchRequest } from './patch';
-import type { Invocation, RequestFilter, ResourceResponse } from './request';
+import type { BoundInput, Invocation, RequestFilter, ResourceResponse } from './request';
+import { ITEMS_PER_STEP, SLICED_BATCH_SIZE, type SliceOwner, type Steps, runNow, runSliced } from './slices';
 
 /**
  * The validation filter (the reference's `RestLiValidationFilter`), on for every resource unless the server
@@ -176,30 +177,41 @@ function check(inv: Invocation, options: Required<ValidationFilterOptions>): voi
     const text = patchMessages(input.patch, schema, [], mode);
     if (text !== '') throw bodyFailure(text);
   }
+}
+
+/**
+ * The checks of a batch's bodies (batch_create's entities, batch_update's, batch_partial_update's patches),
+ * as steps that yield between groups of items (a large batch is checked in slices: slices.ts); undefined
+ * for other requests. Throws the failure of all items at the end, as one message.
+ */
+function* batchBodySteps(input: BoundInput, schema: RecordDataSchema, mode: RequiredMode): Steps<void> {
+  let text = '';
+  let n = 0;
   if (input.entities !== undefined) {
-    let text = '';
-    input.entities.forEach((e, i) => {
-      const m = entityMessages(e.data(), schema, mode);
+    for (let i = 0; i < input.entities.length; i++) {
+      if (++n % ITEMS_PER_STEP === 0) yield;
+      const m = entityMessages(input.entities[i]!.data(), schema, mode);
       if (m !== '') text += `Index: ${i}, ${m}`;
-    });
-    if (text !== '') throw bodyFailure(text);
-  }
-  if (input.entitiesByKey !== undefined) {
-    let text = '';
+    }
+  } else if (input.entitiesByKey !== undefined) {
     for (const [key, e] of input.entitiesByKey) {
+      if (++n % ITEMS_PER_STEP === 0) yield;
       const m = entityMessages(e.data(), schema, mode);
       if (m !== '') text += `Key: ${key}, ${m}`;
     }
-    if (text !== '') throw bodyFailure(text);
-  }
-  if (input.patchesByKey !== undefined) {
-    let text = '';
+  } else if (input.patchesByKey !== undefined) {
     for (const [key, patch] of input.patchesByKey) {
+      if (++n % ITEMS_PER_STEP === 0) yield;
       const m = patchMessages(patch, schema, [], mode);
       if (m !== '') text += `Key: ${key}, ${m}`;
     }
-    if (text !== '') throw bodyFailure(text);
   }
+  if (text !== '') throw bodyFailure(text);
+}
+
+/** Items of a batch body (0 for other requests). */
+function batchBodySize(input: BoundInput): number {
+  return input.entities?.length ?? input.entitiesByKey?.size ?? input.patchesByKey?.size ?? 0;
 }
 
 /**
@@ -225,9 +237,21 @@ export function validationFilter(options: ValidationFilterOptions = {}): Request
     outputs: options.outputs ?? false,
     requiredMode: options.requiredMode ?? RequiredMode.CAN_BE_ABSENT_IF_HAS_DEFAULT,
   };
-  const invocation = (inv: Invocation): Invocation => {
+  const invocation = (inv: Invocation): Invocation | Promise<Invocation> => {
     check(inv, resolved);
-    return resolved.bodies ? withPatchedResultCheck(inv, resolved.requiredMode) : inv;
+    if (!resolved.bodies) return inv;
+    const size = batchBodySize(inv.input);
+    if (size === 0) return withPatchedResultCheck(inv, resolved.requiredMode);
+    const steps = batchBodySteps(inv.input, inv.resource.valueSchema, resolved.requiredMode);
+    if (size < SLICED_BATCH_SIZE) {
+      runNow(steps);
+      return withPatchedResultCheck(inv, resolved.requiredMode);
+    }
+    // the request's context carries its abort controller (binder.ts Context)
+    const owner = inv.ctx as unknown as SliceOwner;
+    return runSliced(steps, owner, `${inv.resource.path} ${inv.target.label}`).then(() =>
+      withPatchedResultCheck(inv, resolved.requiredMode),
+    );
   };
   if (!resolved.outputs) return Object.freeze({ name: 'validation', invocation });
   return Object.freeze({

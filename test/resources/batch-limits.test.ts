@@ -407,6 +407,83 @@ describe('a large batch is served in slices', () => {
     });
   });
 
+  // bodies and queries of 16 KB or more are decoded and bound in slices (slices.ts): an item that fails
+  // anywhere in them is found and named as in a small batch
+  const BAD = 700;
+  const bad = { ...entity, title: 5 };
+  const LARGE: ReadonlyArray<readonly [string, () => Promise<WireResponse>, number, string]> = [
+    [
+      'batch_create',
+      () =>
+        server!.request('POST', '/items', {
+          headers: { 'x-svc-method': 'batch_create' },
+          json: { elements: Array.from({ length: 1000 }, (_, i) => (i === BAD ? bad : entity)) },
+        }),
+      422,
+      `Index: ${BAD}, ERROR :: /title :: 5 cannot be coerced to String`,
+    ],
+    [
+      'batch_update',
+      () =>
+        server!.request('PUT', `/items?${ids(1000)}`, {
+          json: {
+            entities: Object.fromEntries(
+              Array.from({ length: 1000 }, (_, i) => [i + 1, i === BAD ? bad : entity]),
+            ),
+          },
+        }),
+      422,
+      `Key: ${BAD + 1}, ERROR :: /title :: 5 cannot be coerced to String`,
+    ],
+    [
+      'batch_partial_update',
+      () =>
+        server!.request('POST', `/items?${ids(1000)}`, {
+          headers: { 'x-svc-method': 'batch_partial_update' },
+          json: {
+            entities: Object.fromEntries(
+              Array.from({ length: 1000 }, (_, i) => [
+                i + 1,
+                { patch: { $set: { title: i === BAD ? 5 : 'x' } } },
+              ]),
+            ),
+          },
+        }),
+      422,
+      `Key: ${BAD + 1}, ERROR :: /title :: 5 cannot be coerced to String`,
+    ],
+    [
+      'batch_update whose last entity has a key not in ids',
+      () =>
+        server!.request('PUT', `/items?${ids(1000)}`, {
+          json: {
+            entities: Object.fromEntries(
+              Array.from({ length: 1000 }, (_, i) => [i === 999 ? 5000 : i + 1, entity]),
+            ),
+          },
+        }),
+      400,
+      "Batch request mismatch. Entity key '5000' not found in the query parameter.",
+    ],
+    [
+      'tunneled batch finder (a 20 KB form)',
+      () =>
+        server!.request('POST', '/items', {
+          headers: TUNNEL,
+          raw: `bq=search&criteria=List(${Array.from({ length: 1000 }, (_, i) => (i === BAD ? '(format:NOPE)' : '(format:JPEG,title:T)')).join(',')})`,
+        }),
+      400,
+      `Batch parameter 'criteria' criterion ${BAD} is invalid: ERROR :: /format :: `,
+    ],
+  ];
+  for (const [kind, send, status, message] of LARGE) {
+    it(`names a bad item of a large ${kind} as in a small one (${status})`, async () => {
+      server = await startServer({ resources: [items()] });
+      const r = await send();
+      expect([r.status, r.json.message]).toEqual([status, expect.stringContaining(message)]);
+    });
+  }
+
   it('stops working on a batch whose client went away', async () => {
     const client: { abort?: () => void } = {};
     let settled: (error: unknown) => void = () => {};
