@@ -1,6 +1,6 @@
 'use strict';
-/** @type {import('jest').Config} */
-module.exports = {
+/** What every project shares. */
+const project = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
@@ -8,6 +8,26 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   // Generated data templates import the runtime as users do ('svc-framework'); in this repository that is src/.
   moduleNameMapper: { '^svc-framework$': '<rootDir>/src/index.ts' },
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    { ...project, displayName: 'fastify' },
+    // The resource tests again on the standalone node:http server (createSvcServer): both adapters must
+    // answer alike (test/resources/support/http.ts picks the adapter from SVC_TEST_SERVER).
+    {
+      ...project,
+      displayName: 'node-server',
+      testMatch: [
+        // the files that start a server (test/resources/support/http.ts startServer)
+        '<rootDir>/test/resources/{attachments,batch-finder,batch-limits,collection,filters,interface,keys,malformed,reactive-handlers,routing,validation,wire}.test.ts',
+        '<rootDir>/test/e2e/{alternative-keys,attachment-abort,forwarded-attachment-abort,typed-batch-finder,typed-client-rx,typed-client-shapes}.test.ts',
+        '<rootDir>/test/queue/jobs-resource.test.ts',
+      ],
+      setupFiles: ['<rootDir>/test/support/node-server-env.ts'],
+    },
+  ],
   // Generates test/generated/ (the data templates of the schema trees the tests use) before any test runs.
   globalSetup: '<rootDir>/scripts/jest-global-setup.ts',
   // Stops the redis-server the global setup started for the queue tests.

@@ -1,3 +1,4 @@
+import { type OptionsAnswer, provideOptionsAnswers } from '../resources/options-answers';
 import { optionsBody, type ExportIdlOptions } from './export';
 
 /**
@@ -7,13 +8,7 @@ import { optionsBody, type ExportIdlOptions } from './export';
  * every named schema they use by full name, each written whole. Computed once per resource definition.
  */
 
-/** What the plugin sends. */
-export interface OptionsAnswer {
-  readonly status: number;
-  readonly contentType: string;
-  /** Compact JSON text. */
-  readonly body: string;
-}
+export type { OptionsAnswer };
 
 /** The content type of the answer (Rest.li's documentation handler answers JSON). */
 export const OPTIONS_CONTENT_TYPE = 'application/json';
@@ -36,3 +31,6 @@ export function optionsAnswer(resource: object, options: ExportIdlOptions = {}):
   answers.set(resource, answer);
   return answer;
 }
+
+// the HTTP adapters (resources/) answer OPTIONS with this once the IDL layer is loaded
+provideOptionsAnswers((resource) => optionsAnswer(resource));

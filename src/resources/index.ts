@@ -217,6 +217,20 @@ export {
   svcFrameworkErrors,
 } from './plugin';
 export {
+  type SvcHttpServerOptions,
+  type SvcRequestListener,
+  type SvcServerTimeouts,
+  createSvcServer,
+  listenOn,
+  svcRequestListener,
+} from './node-server';
+export {
+  type OptionsAnswer,
+  type OptionsAnswerProvider,
+  optionsAnswerOf,
+  provideOptionsAnswers,
+} from './options-answers';
+export {
   type SvcServerOptions,
   type SvcFastifyServerOptions,
   DEFAULT_SERVER_TIMEOUTS,

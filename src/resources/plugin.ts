@@ -1,5 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { CodecRegistry, createDefaultCodecRegistry } from '../data';
@@ -22,7 +20,14 @@ import type { EncodedResponse, RequestFilter, ResourceRequest } from './request'
 import { ResourcePipeline } from './server';
 import { type ValidationFilterOptions, validationFilter } from './validation-filter';
 import { tunnelingFilter } from './tunneling-filter';
-import { optionsAnswer } from '../idl/options-response';
+import {
+  EMPTY_ATTRIBUTES,
+  NON_ASCII,
+  answerExpectations,
+  answerHalfClosedRequests,
+  isPromise,
+} from './http-adapter';
+import { optionsAnswerOf } from './options-answers';
 
 /**
  * The resource server as a fastify plugin, so that a service keeps fastify's ecosystem (pino logging,
@@ -296,11 +301,7 @@ function svcRequest(request: FastifyRequest, prefix: string, reply?: FastifyRepl
   };
 }
 
-const EMPTY_ATTRIBUTES: ReadonlyMap<string | symbol, unknown> = new Map();
-
 const PASS_THROUGH = (payload: unknown): string => payload as string;
-// eslint-disable-next-line no-control-regex -- any byte beyond ASCII
-const NON_ASCII = /[^\x00-\x7f]/;
 
 function send(reply: FastifyReply, out: EncodedResponse): void {
   reply.code(out.status);
@@ -320,10 +321,6 @@ function send(reply: FastifyReply, out: EncodedResponse): void {
   else if (typeof body === 'string' && !latin1) reply.serializer(PASS_THROUGH).send(body);
   else if (typeof body === 'string') reply.send(Buffer.from(body, 'utf8'));
   else reply.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
-}
-
-function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
-  return v instanceof Promise;
 }
 
 /** fastify's own errors (body too large, bad Content-Length...) as the protocol's. */
@@ -417,20 +414,22 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
   for (const [name, root] of pipeline.roots) {
     for (const url of [`/${name}`, `/${name}/*`]) instance.route({ method: [...HTTP_METHODS], url, handler });
     // OPTIONS /<resource>: its interface description, as Rest.li servers answer (src/idl/options-response.ts)
-    const options = (_request: FastifyRequest, reply: FastifyReply): void => {
-      const answer = optionsAnswer(root.definition);
+    const options = (request: FastifyRequest, reply: FastifyReply): unknown => {
+      const answer = optionsAnswerOf(root.definition);
+      if (answer === undefined) return handler(request, reply);
       reply
         .code(answer.status)
         .header('content-type', answer.contentType)
         .serializer(PASS_THROUGH)
         .send(answer.body);
+      return undefined;
     };
     for (const url of [`/${name}`, `/${name}/*`])
       instance.route({ method: 'OPTIONS', url, handler: options });
   }
   instance.setNotFoundHandler(handler);
-  answerExpectations(instance, pipeline);
-  answerHalfClosedRequests(instance);
+  answerExpectations(instance.server, pipeline, instance.log);
+  answerHalfClosedRequests(instance.server);
   instance.setErrorHandler((err, request, reply) => {
     const out = pipeline.handleError(svcRequest(request, prefix), fromFastifyError(err), request.log);
     if (isPromise(out)) {
@@ -445,83 +444,6 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
 };
 
 Object.defineProperty(svcPlugin, Symbol.for('fastify.display-name'), { value: 'svc-resources' });
-
-const EXPECTATIONS = Symbol.for('svc.expectationListener');
-const HALF_CLOSE = Symbol.for('svc.halfClose');
-
-/**
- * An `Expect` header other than `100-continue` makes Node answer 417 itself, with an empty body, unless the
- * server listens for `checkExpectation`: answer it as an ErrorResponse instead (once per server).
- */
-/** A request without a body, or a GET or HEAD (tunneled ones too: a batch finder sent as a POST form). */
-function readsOnly(req: IncomingMessage): boolean {
-  const headers = req.headers;
-  if (headers['transfer-encoding'] === undefined && Number(headers['content-length'] ?? 0) <= 0) return true;
-  const override = headers['x-http-method-override'];
-  const method = typeof override === 'string' ? override.toUpperCase() : req.method;
-  return method === 'GET' || method === 'HEAD';
-}
-
-/**
- * A client's FIN after its request, read as RFC 9112 allows either way: as the end of what it sends (a
- * half-close: some HTTP clients and proxies shut down their sending side once the body is sent, and still
- * read the answer) or as a hang-up. Node's HTTP server takes every FIN for a hang-up: it aborts the
- * connection's requests, complete or not, and ends the socket, so an upload whose handler answers
- * asynchronously was carried out and never answered (issue 22). Here a request whose body was sent whole
- * is answered, then the connection is closed; a FIN while a read waits (a request without a body, a GET
- * or HEAD, tunneled ones included: a get, a finder, a batch finder, which a client stops by closing) is
- * still a hang-up, so its handler is cancelled at once (`ctx.signal`); and a FIN that cuts a body short
- * fails it as a broken-off body, as before.
- */
-function answerHalfClosedRequests(instance: FastifyInstance): void {
-  const server = instance.server as typeof instance.server & {
-    httpAllowHalfOpen?: boolean;
-    [HALF_CLOSE]?: true;
-  };
-  // an http.Server (https too); an HTTP/2 stream has its own half-close, which Node answers already
-  if (typeof server.httpAllowHalfOpen !== 'boolean' || server[HALF_CLOSE] === true) return;
-  server[HALF_CLOSE] = true;
-  server.httpAllowHalfOpen = true;
-  server.on('connection', (socket: Socket) => {
-    socket.once('end', () => {
-      // Node's own listener ran first: it marked the response in progress as the connection's last
-      const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-      if (res === undefined || res === null || res.writableEnded) return;
-      if (readsOnly(res.req)) socket.destroy();
-    });
-  });
-}
-
-function answerExpectations(instance: FastifyInstance, pipeline: ResourcePipeline): void {
-  const server = instance.server as typeof instance.server & { [EXPECTATIONS]?: true };
-  if (server[EXPECTATIONS] === true || server.listenerCount('checkExpectation') > 0) return;
-  server[EXPECTATIONS] = true;
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const expectation = String(req.headers.expect ?? '').slice(0, 64);
-    const out = pipeline.handleError(
-      {
-        method: req.method ?? 'GET',
-        url,
-        path: q === -1 ? url : url.slice(0, q),
-        query: q === -1 ? undefined : url.slice(q + 1),
-        headers: req.headers,
-        body: undefined,
-        attributes: EMPTY_ATTRIBUTES,
-      },
-      new ServiceError(417, `The expectation '${expectation}' is not supported`),
-      instance.log,
-    );
-    const write = (r: EncodedResponse): void => {
-      const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body);
-      res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length), connection: 'close' });
-      res.end(body);
-    };
-    if (isPromise(out)) void out.then(write);
-    else write(out);
-  });
-}
 
 /**
  * A handler for fastify's server-level `frameworkErrors` option, so that the errors fastify raises before

@@ -159,7 +159,7 @@ function openFds(): Set<string> {
 
 const connections = (server: TestServer): Promise<number> =>
   new Promise((resolve, reject) =>
-    server.app.server.getConnections((e, n) => (e === null ? resolve(n) : reject(e))),
+    server.server.getConnections((e, n) => (e === null ? resolve(n) : reject(e))),
   );
 
 /** Polls `condition` until it holds; fails naming `what` (with `state()`) after a generous bound. */

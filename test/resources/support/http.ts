@@ -9,6 +9,8 @@ import {
   DataMap,
   type JsValue,
   PsonCodec,
+  createSvcServer,
+  listenOn,
   svcFrameworkErrors,
   svcPlugin,
   type SvcPluginOptions,
@@ -22,7 +24,10 @@ export interface RequestInit {
 }
 
 export interface TestServer {
+  /** The fastify app (the standalone server has none: see {@link startServer}). */
   readonly app: FastifyInstance;
+  /** Node's HTTP server underneath, either way. */
+  readonly server: http.Server;
   /** `http://127.0.0.1:<port><prefix>` */
   readonly base: string;
   /** Sends `method path` with the path exactly as given (`fetch` would re-encode `'` in queries). */
@@ -41,12 +46,22 @@ export interface WireResponse {
   readonly json: any;
 }
 
-/** Starts `svcPlugin` with `options` at `prefix` on 127.0.0.1, port 0. */
+/**
+ * Which HTTP adapter the tests run on: `fastify` (svcPlugin, the default) or `node` (createSvcServer); the
+ * `node-server` jest project runs the resource tests again with `SVC_TEST_SERVER=node` (jest.config.js).
+ */
+export const TEST_SERVER = process.env.SVC_TEST_SERVER === 'node' ? 'node' : 'fastify';
+
+/**
+ * Starts `svcPlugin` with `options` at `prefix` on 127.0.0.1, port 0; under `SVC_TEST_SERVER=node` the
+ * standalone server instead, unless the test configures the fastify app (its hooks are fastify's).
+ */
 export async function startServer(
   options: SvcPluginOptions,
   prefix = '',
   configure?: (app: FastifyInstance) => void | Promise<void>,
 ): Promise<TestServer> {
+  if (TEST_SERVER === 'node' && configure === undefined) return startNodeServer(options, prefix);
   const app = fastify({
     frameworkErrors: svcFrameworkErrors({ headerPrefix: options.headerPrefix, mode: options.mode }),
   });
@@ -58,9 +73,28 @@ export async function startServer(
   const base = `http://127.0.0.1:${address.port}${prefix}`;
   return {
     app,
+    server: app.server,
     base,
     request: (method, path, init = {}) => rawRequest(address.port, method, prefix + path, init),
     close: () => app.close(),
+  };
+}
+
+async function startNodeServer(options: SvcPluginOptions, prefix: string): Promise<TestServer> {
+  const server = createSvcServer({ ...options, prefix });
+  const address = await listenOn(server, { port: 0, host: '127.0.0.1' });
+  return {
+    get app(): FastifyInstance {
+      throw new Error('this test reads the fastify app: it cannot run on the standalone server');
+    },
+    server,
+    base: `http://127.0.0.1:${address.port}${prefix}`,
+    request: (method, path, init = {}) => rawRequest(address.port, method, prefix + path, init),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err === undefined ? resolve() : reject(err)));
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -1,0 +1,95 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { ServiceError } from '../protocol';
+import type { EncodedResponse, SvcLogger } from './request';
+import type { ResourcePipeline } from './server';
+
+/**
+ * What both HTTP adapters (the fastify plugin, plugin.ts, and the standalone `node:http` server,
+ * node-server.ts) do alike at the level of Node's `http.Server`: answering `Expect` headers and half-closed
+ * connections in the protocol's way, and writing an encoded response on a bare `ServerResponse`.
+ */
+
+/** Request attributes when no filter set any (shared: never written to). */
+export const EMPTY_ATTRIBUTES: ReadonlyMap<string | symbol, unknown> = new Map();
+
+// eslint-disable-next-line no-control-regex -- any byte beyond ASCII
+export const NON_ASCII = /[^\x00-\x7f]/;
+
+export function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
+  return v instanceof Promise;
+}
+
+const EXPECTATIONS = Symbol.for('svc.expectationListener');
+const HALF_CLOSE = Symbol.for('svc.halfClose');
+
+/** A request without a body, or a GET or HEAD (tunneled ones too: a batch finder sent as a POST form). */
+function readsOnly(req: IncomingMessage): boolean {
+  const headers = req.headers;
+  if (headers['transfer-encoding'] === undefined && Number(headers['content-length'] ?? 0) <= 0) return true;
+  const override = headers['x-http-method-override'];
+  const method = typeof override === 'string' ? override.toUpperCase() : req.method;
+  return method === 'GET' || method === 'HEAD';
+}
+
+/**
+ * A client's FIN after its request, read as RFC 9112 allows either way: as the end of what it sends (a
+ * half-close: some HTTP clients and proxies shut down their sending side once the body is sent, and still
+ * read the answer) or as a hang-up. Node's HTTP server takes every FIN for a hang-up: it aborts the
+ * connection's requests, complete or not, and ends the socket, so an upload whose handler answers
+ * asynchronously was carried out and never answered (issue 22). Here a request whose body was sent whole
+ * is answered, then the connection is closed; a FIN while a read waits (a request without a body, a GET
+ * or HEAD, tunneled ones included: a get, a finder, a batch finder, which a client stops by closing) is
+ * still a hang-up, so its handler is cancelled at once (`ctx.signal`); and a FIN that cuts a body short
+ * fails it as a broken-off body, as before.
+ */
+export function answerHalfClosedRequests(server: Server): void {
+  const s = server as Server & { httpAllowHalfOpen?: boolean; [HALF_CLOSE]?: true };
+  // an http.Server (https too); an HTTP/2 stream has its own half-close, which Node answers already
+  if (typeof s.httpAllowHalfOpen !== 'boolean' || s[HALF_CLOSE] === true) return;
+  s[HALF_CLOSE] = true;
+  s.httpAllowHalfOpen = true;
+  s.on('connection', (socket: Socket) => {
+    socket.once('end', () => {
+      // Node's own listener ran first: it marked the response in progress as the connection's last
+      const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+      if (res === undefined || res === null || res.writableEnded) return;
+      if (readsOnly(res.req)) socket.destroy();
+    });
+  });
+}
+
+/**
+ * An `Expect` header other than `100-continue` makes Node answer 417 itself, with an empty body, unless the
+ * server listens for `checkExpectation`: answer it as an ErrorResponse instead (once per server).
+ */
+export function answerExpectations(server: Server, pipeline: ResourcePipeline, log: SvcLogger): void {
+  const s = server as Server & { [EXPECTATIONS]?: true };
+  if (s[EXPECTATIONS] === true || s.listenerCount('checkExpectation') > 0) return;
+  s[EXPECTATIONS] = true;
+  s.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const expectation = String(req.headers.expect ?? '').slice(0, 64);
+    const out = pipeline.handleError(
+      {
+        method: req.method ?? 'GET',
+        url,
+        path: q === -1 ? url : url.slice(0, q),
+        query: q === -1 ? undefined : url.slice(q + 1),
+        headers: req.headers,
+        body: undefined,
+        attributes: EMPTY_ATTRIBUTES,
+      },
+      new ServiceError(417, `The expectation '${expectation}' is not supported`),
+      log,
+    );
+    const write = (r: EncodedResponse): void => {
+      const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body);
+      res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length), connection: 'close' });
+      res.end(body);
+    };
+    if (isPromise(out)) void out.then(write);
+    else write(out);
+  });
+}

@@ -1,0 +1,330 @@
+import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { rawPathOf, rawQueryOf } from '../protocol';
+import { HttpClientError, RequestBodyError, SvcPluginOptionsError } from './errors';
+import {
+  EMPTY_ATTRIBUTES,
+  NON_ASCII,
+  answerExpectations,
+  answerHalfClosedRequests,
+  isPromise,
+} from './http-adapter';
+import { optionsAnswerOf } from './options-answers';
+import {
+  type SvcPluginOptions,
+  type ResolvedSvcOptions,
+  createResourcePipeline,
+  resolveSvcOptions,
+} from './plugin';
+import type { EncodedResponse, ResourceRequest, SvcLogger } from './request';
+import type { ResourcePipeline } from './server';
+import { DEFAULT_SERVER_TIMEOUTS, svcClientErrorHandler } from './server-options';
+
+/**
+ * The resource server without fastify: the same pipeline, filters and wire behaviour as `svcPlugin`, run
+ * directly on Node's `http.Server`, for services that want nothing else from a web framework (issue 23: a
+ * bare `node:http` adapter leaves out fastify's routing, hooks and reply machinery, ~10-20% of a small
+ * request's cost; bench/resources.bench.ts measures both).
+ *
+ * ```ts
+ * const server = createSvcServer({ resources: [photos], prefix: '/api' });
+ * await listen(server, { port: 8080, host: '127.0.0.1' });
+ * ```
+ *
+ * Or, in an HTTP server of one's own, `svcRequestListener(options)` as its request listener (below the
+ * prefix it answers every request: a path that names no resource is the protocol's 404).
+ */
+
+/** Options of {@link createSvcServer} and {@link svcRequestListener}: the plugin's, and these. */
+export interface SvcHttpServerOptions extends SvcPluginOptions {
+  /** Path prefix the resources are served under (`/api`); requests outside it are 404. Default ''. */
+  readonly prefix?: string;
+  /** Where the pipeline logs (unexpected errors, 5xx). Default: nothing is logged. */
+  readonly logger?: SvcLogger;
+}
+
+/** A request listener serving resources, with the pipeline it runs. */
+export interface SvcRequestListener {
+  (req: IncomingMessage, res: ServerResponse): void;
+  readonly pipeline: ResourcePipeline;
+  readonly options: ResolvedSvcOptions;
+}
+
+const SILENT: SvcLogger = Object.freeze({
+  error: () => {},
+  warn: () => {},
+  info: () => {},
+  debug: () => {},
+});
+
+/**
+ * A request listener for Node's `http.createServer` that serves the resources of `options`. Options are
+ * checked and every resource registered here.
+ * @throws SvcPluginOptionsError, ResourceDefinitionError
+ */
+export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestListener {
+  if (typeof options !== 'object' || options === null)
+    throw new SvcPluginOptionsError('options', 'must be an object');
+  const { prefix: prefixOption, logger: loggerOption, ...pluginOptions } = options;
+  const prefix = prefixOption ?? '';
+  if (typeof prefix !== 'string' || (prefix !== '' && (!prefix.startsWith('/') || prefix.endsWith('/'))))
+    throw new SvcPluginOptionsError(
+      'prefix',
+      "must be '' or a path starting with '/' and not ending with it",
+    );
+  const log = loggerOption ?? SILENT;
+  const resolved = resolveSvcOptions(pluginOptions);
+  const pipeline = createResourcePipeline(resolved);
+  const maxBodyBytes = resolved.maxBodyBytes;
+
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    const method = req.method ?? 'GET';
+    const head = method === 'HEAD';
+    // a request target has no fragment (RFC 9112), but rawPathOf and rawQueryOf cut one off if sent: take
+    // the scan for '?' and '#' they make only when there is a '#'
+    const q = url.indexOf('?');
+    const plain = url.indexOf('#') === -1;
+    const rawPath = plain ? (q === -1 ? url : url.slice(0, q)) : rawPathOf(url);
+    let path = rawPath;
+    if (prefix !== '') {
+      const inside =
+        rawPath.startsWith(prefix) && (rawPath.length === prefix.length || rawPath[prefix.length] === '/');
+      path = inside ? rawPath.slice(prefix.length) : `/${'\u0000'}outside`;
+    }
+    const headers = req.headers;
+    const request: ResourceRequest = {
+      // HEAD is answered like GET (Node writes no body for it)
+      method: head ? 'GET' : method,
+      url,
+      path,
+      query: plain ? (q === -1 ? undefined : url.slice(q + 1)) : rawQueryOf(url),
+      headers,
+      body: undefined,
+      attributes: EMPTY_ATTRIBUTES,
+      connection: res,
+    };
+    // HTTP/1.1 requires Host (RFC 9112 §3.2): refused in the protocol's form
+    if (headers.host === undefined && req.httpVersion === '1.1') {
+      respond(
+        res,
+        pipeline.handleError(
+          request,
+          new HttpClientError(
+            'SVC_ERR_PROTOCOL_MALFORMED_HTTP',
+            'Malformed HTTP request: an HTTP/1.1 request needs a Host header',
+            undefined,
+          ),
+          log,
+        ),
+      );
+      req.resume();
+      return;
+    }
+    if (method === 'OPTIONS') {
+      const answer = optionsOf(pipeline, path);
+      if (answer !== undefined) {
+        res.writeHead(answer.status, {
+          'content-type': answer.contentType,
+          'content-length': Buffer.byteLength(answer.body),
+        });
+        res.end(answer.body);
+        req.resume();
+        return;
+      }
+    }
+    const length = headers['content-length'];
+    const chunked = headers['transfer-encoding'] !== undefined;
+    if (!chunked && (length === undefined || length === '0')) {
+      respond(res, pipeline.handle(request, log, true));
+      return;
+    }
+    const type = headers['content-type'];
+    // multipart/related bodies stream: attachments are read as they arrive, never buffered
+    if (type !== undefined && /^\s*multipart\/related\s*(;|$)/i.test(type)) {
+      respond(res, pipeline.handle({ ...request, bodyStream: req }, log, true));
+      return;
+    }
+    if (!chunked && Number(length) > maxBodyBytes) {
+      refuseBody(req, res, pipeline, request, log);
+      return;
+    }
+    readBody(req, maxBodyBytes, (error, body) => {
+      if (error === 'too large') refuseBody(req, res, pipeline, request, log);
+      // a body broken off: the client is gone, there is nobody to answer
+      else if (error === 'aborted') res.destroy();
+      else respond(res, pipeline.handle({ ...request, body }, log, true));
+    });
+  };
+  return Object.assign(listener, { pipeline, options: resolved });
+}
+
+/** The OPTIONS answer when the path names a root resource (`/<name>` or `/<name>/...`). */
+function optionsOf(pipeline: ResourcePipeline, path: string): ReturnType<typeof optionsAnswerOf> {
+  const end = path.indexOf('/', 1);
+  const name = end === -1 ? path.slice(1) : path.slice(1, end);
+  const root = pipeline.roots.get(name);
+  return root === undefined ? undefined : optionsAnswerOf(root.definition);
+}
+
+/** Reads a whole body of at most `max` bytes. */
+function readBody(
+  req: IncomingMessage,
+  max: number,
+  done: (error: 'too large' | 'aborted' | undefined, body: Uint8Array | undefined) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  const finish = (error: 'too large' | 'aborted' | undefined, body: Uint8Array | undefined): void => {
+    if (finished) return;
+    finished = true;
+    req.off('data', onData);
+    done(error, body);
+  };
+  const onData = (chunk: Buffer): void => {
+    size += chunk.length;
+    if (size > max) {
+      chunks.length = 0;
+      finish('too large', undefined);
+      return;
+    }
+    chunks.push(chunk);
+  };
+  req.on('data', onData);
+  req.once('end', () => {
+    finish(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+  });
+  req.once('error', () => finish('aborted', undefined));
+  req.once('aborted', () => finish('aborted', undefined));
+  req.once('close', () => {
+    if (!req.complete) finish('aborted', undefined);
+  });
+}
+
+/** 413, then the connection closes: what is left of the body is not read. */
+function refuseBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pipeline: ResourcePipeline,
+  request: ResourceRequest,
+  log: SvcLogger,
+): void {
+  res.shouldKeepAlive = false;
+  respond(
+    res,
+    pipeline.handleError(
+      request,
+      new RequestBodyError('Request body is too large', 'SVC_ERR_BIND_BODY_TOO_LARGE'),
+      log,
+    ),
+  );
+  // the rest of the body is discarded as it comes, until the response is written and the socket closes
+  req.resume();
+}
+
+function respond(res: ServerResponse, out: EncodedResponse | Promise<EncodedResponse>): void {
+  if (isPromise(out)) void out.then((r) => write(res, r));
+  else write(res, out);
+}
+
+/** Writes an encoded response: headers and body in one write when the body is text (one syscall). */
+function write(res: ServerResponse, out: EncodedResponse): void {
+  if (res.destroyed) {
+    out.stream?.destroy();
+    return;
+  }
+  const headers = out.headers;
+  let latin1 = false;
+  for (const name in headers) {
+    const value = headers[name]!;
+    res.setHeader(name, value);
+    if (!latin1 && NON_ASCII.test(value)) latin1 = true;
+  }
+  const stream = out.stream;
+  if (stream !== undefined) {
+    res.statusCode = out.status;
+    stream.once('error', () => res.destroy());
+    res.once('close', () => {
+      if (!res.writableFinished) stream.destroy();
+    });
+    stream.pipe(res);
+    return;
+  }
+  const body = out.body;
+  if (body === undefined) {
+    res.setHeader('content-length', '0');
+    res.writeHead(out.status);
+    res.end();
+  } else if (typeof body === 'string' && !latin1) {
+    // a string body is written in one go with the headers, in the body's encoding: Node would then send a
+    // header's Latin-1 characters (a raw key in the id header) as UTF-8, so such responses send bytes
+    res.setHeader('content-length', Buffer.byteLength(body));
+    res.writeHead(out.status);
+    res.end(body);
+  } else {
+    const bytes =
+      typeof body === 'string'
+        ? Buffer.from(body, 'utf8')
+        : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    res.setHeader('content-length', bytes.length);
+    res.writeHead(out.status);
+    res.end(bytes);
+  }
+}
+
+/** The connection limits of {@link createSvcServer}; defaults in `DEFAULT_SERVER_TIMEOUTS` (server-options.ts). */
+export type SvcServerTimeouts = Partial<Record<keyof typeof DEFAULT_SERVER_TIMEOUTS, number>>;
+
+/**
+ * A Node `http.Server` serving the resources of `options` (not listening yet): the request listener of
+ * {@link svcRequestListener}, `Expect` and half-close answered as by the plugin, the same connection limits
+ * as `svcServerOptions` gives fastify (a request must arrive whole within `requestTimeout`...), and requests
+ * Node's parser refuses (malformed, headers too large, too slow) answered with an ErrorResponse before the
+ * connection closes (`svcClientErrorHandler`).
+ */
+export function createSvcServer(options: SvcHttpServerOptions, timeouts: SvcServerTimeouts = {}): Server {
+  const listener = svcRequestListener(options);
+  const t: Record<keyof typeof DEFAULT_SERVER_TIMEOUTS, number> = { ...DEFAULT_SERVER_TIMEOUTS };
+  for (const [name, value] of Object.entries(timeouts)) {
+    if (!(name in t)) throw new SvcPluginOptionsError(name, 'unknown server timeout');
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new SvcPluginOptionsError(name, 'must be a non-negative integer of milliseconds');
+    t[name as keyof typeof t] = value;
+  }
+  const server = http.createServer(
+    {
+      requestTimeout: t.requestTimeout,
+      // Node refuses a headers timeout longer than the request timeout
+      headersTimeout:
+        t.requestTimeout === 0 ? t.headersTimeout : Math.min(t.headersTimeout, t.requestTimeout),
+      keepAliveTimeout: t.keepAliveTimeout,
+      connectionsCheckingInterval: t.connectionsCheckingInterval,
+      // refused by the listener itself, as an ErrorResponse (Node's 400 has no body)
+      requireHostHeader: false,
+    },
+    listener,
+  );
+  server.setTimeout(t.connectionTimeout);
+  server.on('timeout', (socket: Socket) => socket.destroy());
+  const log = options.logger ?? SILENT;
+  answerExpectations(server, listener.pipeline, log);
+  answerHalfClosedRequests(server);
+  const { prefix: _prefix, logger: _logger, resources: _resources, ...errorOptions } = options;
+  server.on('clientError', svcClientErrorHandler(errorOptions));
+  return server;
+}
+
+/** `server.listen` as a promise of the bound address. */
+export function listenOn(
+  server: Server,
+  options: { port?: number; host?: string } = {},
+): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
