@@ -88,7 +88,7 @@ function itemsOf(v: DataValue | undefined): number {
 export function batchSizeOf(
   method: ResourceMethod,
   query: DataMap,
-  body: () => DataMap | undefined,
+  body: DataMap | undefined,
   batchParam: string | undefined,
 ): number | undefined {
   switch (method) {
@@ -98,7 +98,7 @@ export function batchSizeOf(
     case 'batch_partial_update':
       return itemsOf(query.get(QueryParam.IDS));
     case 'batch_create':
-      return itemsOf(body()?.get('elements'));
+      return itemsOf(body?.get('elements'));
     case 'batch_finder':
       return batchParam === undefined ? undefined : itemsOf(query.get(batchParam));
     default:

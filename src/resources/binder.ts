@@ -44,8 +44,11 @@ export interface BindingRequest {
   readonly protocolVersion: ProtocolVersion;
   readonly responseType: string;
   readonly attributes: ReadonlyMap<string | symbol, unknown>;
-  /** The decoded body map; undefined when the request has no body. Decoded on first call. */
-  readonly body: () => DataMap | undefined;
+  /**
+   * The decoded body map (the decode stage ran before binding, for methods that take a body); undefined when
+   * the request has none or the method takes none.
+   */
+  readonly body: DataMap | undefined;
   /** The attachments of a `multipart/related` request; undefined when it carried none. */
   readonly attachments: AttachmentReader | undefined;
   readonly log: SvcLogger;
@@ -151,7 +154,7 @@ export class Context implements ResourceContext {
 }
 
 function requireBody(req: BindingRequest, label: string): DataMap {
-  const body = req.body();
+  const body = req.body;
   if (body === undefined) throw new RequestBodyError(`A request body is required for ${label}`);
   return body;
 }
@@ -311,7 +314,7 @@ export function bindDeferred(
         )
       : DEFAULT_PAGING;
   // a batch over its limit is refused before any item is bound (issue 22)
-  const batchSize = batchSizeOf(method, req.query, () => req.body(), target.batch?.param) ?? 0;
+  const batchSize = batchSizeOf(method, req.query, req.body, target.batch?.param) ?? 0;
   if (batchSize > 0)
     checkBatchSize(
       batchSize,
@@ -426,7 +429,7 @@ export function bindDeferred(
       break;
     }
     case 'action': {
-      const body = req.body();
+      const body = req.body;
       const params = target.params!.bind(body ?? new DataMap(), route.pathKeys, reader ?? null);
       const entityLevel = route.key !== undefined && !simple;
       args = entityLevel ? [route.key, params] : [params];

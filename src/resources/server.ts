@@ -163,33 +163,16 @@ class RequestState {
   }
 }
 
-/** What binding reads of a decoded request; the body is decoded on first use. */
-class Binding implements BindingRequest {
-  readonly url: string;
-  readonly headers: RequestHeaders;
-  readonly attributes: ReadonlyMap<string | symbol, unknown>;
-  readonly maxBatchSize: number;
-  #body: DataMap | undefined | null = null;
-  constructor(
-    private readonly request: ResourceRequest,
-    readonly query: DataMap,
-    readonly protocolVersion: ProtocolVersion,
-    readonly responseType: string,
-    readonly log: SvcLogger,
-    private readonly pipeline: ResourcePipeline,
-    readonly attachments: AttachmentReader | undefined,
-  ) {
-    this.url = request.url;
-    this.headers = request.headers;
-    this.attributes = request.attributes;
-    this.maxBatchSize = pipeline.config.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
-  }
-
-  body(): DataMap | undefined {
-    if (this.#body === null) this.#body = this.pipeline.decodeBody(this.request);
-    return this.#body;
-  }
-}
+/** The methods whose handlers take the request body (the decode stage decodes it for these only). */
+const BODY_METHODS: ReadonlySet<string> = new Set([
+  'create',
+  'update',
+  'partial_update',
+  'batch_create',
+  'batch_update',
+  'batch_partial_update',
+  'action',
+]);
 
 /**
  * A query or body of at least this many characters or bytes is parsed and bound in slices ({@link
@@ -311,17 +294,18 @@ export class ResourcePipeline {
     );
     // a large query or body is decoded and bound in slices of its own (issue 22)
     const raw = request.query;
-    const body = request.body;
+    const bytes = request.body;
     if (
       (raw !== undefined && raw.length >= LARGE_INPUT) ||
-      (body !== undefined && body.byteLength >= LARGE_INPUT)
+      (bytes !== undefined && bytes.byteLength >= LARGE_INPUT)
     )
       return this.serveLarge(state, request, version.version);
     const { routed, query } = this.routeOf(state, request, version.version);
-    // bind
+    // decode (the body, for methods that take one), then bind
+    const body = BODY_METHODS.has(routed.method) ? this.decodeBody(request) : undefined;
     const { call, items } = bindDeferred(
       routed,
-      new Binding(request, query, version.version, state.responseType!, state.log, this, state.attachments),
+      this.bindingOf(state, request, query, version.version, body),
     );
     if (items !== undefined) runNow(items);
     state.call = call;
@@ -377,6 +361,28 @@ export class ResourcePipeline {
     return { routed, query };
   }
 
+  /** What binding reads of the decoded request. */
+  private bindingOf(
+    state: RequestState,
+    request: ResourceRequest,
+    query: DataMap,
+    protocolVersion: ProtocolVersion,
+    body: DataMap | undefined,
+  ): BindingRequest {
+    return {
+      url: request.url,
+      headers: request.headers,
+      query,
+      protocolVersion,
+      responseType: state.responseType!,
+      attributes: request.attributes,
+      body,
+      attachments: state.attachments,
+      log: state.log,
+      maxBatchSize: this.maxBatchSize,
+    };
+  }
+
   /** invocation filters → invoke → build → response filters → encode. */
   private invokeFiltered(state: RequestState, call: BoundCall): EncodedResponse | Promise<EncodedResponse> {
     const filters = call.route.resource.filters;
@@ -411,21 +417,14 @@ export class ResourcePipeline {
     try {
       await nextSlice(owner, label);
       const { routed, query } = this.routeOf(state, request, version);
-      const binding = new Binding(
-        request,
-        query,
-        version,
-        state.responseType!,
-        state.log,
-        this,
-        state.attachments,
-      );
-      if (request.body !== undefined && request.body.byteLength >= LARGE_INPUT) {
-        await nextSlice(owner, label);
-        binding.body();
+      let body: DataMap | undefined;
+      if (BODY_METHODS.has(routed.method)) {
+        if (request.body !== undefined && request.body.byteLength >= LARGE_INPUT)
+          await nextSlice(owner, label);
+        body = this.decodeBody(request);
       }
       await nextSlice(owner, label);
-      const bound = bindDeferred(routed, binding);
+      const bound = bindDeferred(routed, this.bindingOf(state, request, query, version, body));
       call = bound.call;
       // the handler's signal is the one the slices watch
       (call.invocation.ctx as Context).abortController = controller;
