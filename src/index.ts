@@ -8,6 +8,7 @@ export * from './templates';
 export * from './codegen';
 export * from './protocol';
 export * from './resources';
+export * from './server';
 export * from './client';
 export * from './idl';
 export * from './streams';

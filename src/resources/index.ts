@@ -1,6 +1,7 @@
 /**
- * The resource server: typed resource definitions, registration-time checks, routing, argument binding,
- * invocation, response building, filters, and the fastify plugin. See README.md in this folder.
+ * Resources, declared: typed resource definitions and interfaces, key and value types, parameters, patches,
+ * batch limits, registration-time checks, and the descriptions and filter contract the request pipeline
+ * (`server/`) passes along. See README.md in this folder.
  */
 export {
   ResourceDefinitionError,
@@ -198,42 +199,10 @@ export {
   registerResource,
   registerResources,
 } from './registration';
-export { ResourcePipeline, type PipelineConfig } from './server';
 export { DEFAULT_MAX_BATCH_SIZE, withMaxBatchSize } from './batch-limit';
-export { type ValidationFilterOptions, validationFilter } from './validation-filter';
-export {
-  IS_QUERY_TUNNELED,
-  TUNNELING_FILTER_NAME,
-  type TunnelingFilterOptions,
-  tunnelingFilter,
-} from './tunneling-filter';
-export {
-  type SvcPluginOptions,
-  type ResolvedSvcOptions,
-  DEFAULT_MAX_BODY_BYTES,
-  resolveSvcOptions,
-  createResourcePipeline,
-  svcPlugin,
-  svcFrameworkErrors,
-} from './plugin';
-export {
-  type SvcHttpServerOptions,
-  type SvcRequestListener,
-  type SvcServerTimeouts,
-  createSvcServer,
-  listenOn,
-  svcRequestListener,
-} from './node-server';
 export {
   type OptionsAnswer,
   type OptionsAnswerProvider,
   optionsAnswerOf,
   provideOptionsAnswers,
 } from './options-answers';
-export {
-  type SvcServerOptions,
-  type SvcFastifyServerOptions,
-  DEFAULT_SERVER_TIMEOUTS,
-  svcServerOptions,
-  svcClientErrorHandler,
-} from './server-options';

@@ -1,4 +1,5 @@
-import { IS_QUERY_TUNNELED, type ResourceRequest, tunnelingFilter } from '../../src/resources';
+import type { ResourceRequest } from '../../src/resources';
+import { IS_QUERY_TUNNELED, tunnelingFilter } from '../../src/server';
 
 function request(headers: Record<string, string>, body?: string, url = '/photos'): ResourceRequest {
   const q = url.indexOf('?');

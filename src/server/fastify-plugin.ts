@@ -12,12 +12,12 @@ import {
   rawPathOf,
   rawQueryOf,
 } from '../protocol';
-import type { ResourceDefinition } from './definition';
-import { HttpClientError, RequestBodyError, SvcPluginOptionsError } from './errors';
-import { DEFAULT_MAX_BATCH_SIZE } from './batch-limit';
-import { registerResources } from './registration';
-import type { EncodedResponse, RequestFilter, ResourceRequest } from './request';
-import { ResourcePipeline } from './server';
+import type { ResourceDefinition } from '../resources/definition';
+import { HttpClientError, RequestBodyError, SvcPluginOptionsError } from '../resources/errors';
+import { DEFAULT_MAX_BATCH_SIZE } from '../resources/batch-limit';
+import { registerResources } from '../resources/registration';
+import type { EncodedResponse, RequestFilter, ResourceRequest } from '../resources/request';
+import { ResourcePipeline } from './pipeline';
 import { type ValidationFilterOptions, validationFilter } from './validation-filter';
 import { tunnelingFilter } from './tunneling-filter';
 import {
@@ -27,7 +27,7 @@ import {
   answerHalfClosedRequests,
   isPromise,
 } from './http-adapter';
-import { optionsAnswerOf } from './options-answers';
+import { optionsAnswerOf } from '../resources/options-answers';
 
 /**
  * The resource server as a fastify plugin, so that a service keeps fastify's ecosystem (pino logging,

@@ -19,15 +19,15 @@ import {
   parseFillInDefaults,
 } from '../protocol';
 import { type AttachmentReader, AttachmentStateError } from '../streams';
-import { ResponseAttachments } from './response-attachments';
+import { ResponseAttachments } from '../resources/response-attachments';
 import type { RecordTemplate } from '../templates';
-import { RequestBodyError } from './errors';
-import { batchLimitOf, batchParamOf, batchSizeOf, checkBatchSize } from './batch-limit';
-import { keyAsIs } from './key-types';
-import { PatchRequest, checkPatch } from './patch';
+import { RequestBodyError } from '../resources/errors';
+import { batchLimitOf, batchParamOf, batchSizeOf, checkBatchSize } from '../resources/batch-limit';
+import { keyAsIs } from '../resources/key-types';
+import { PatchRequest, checkPatch } from '../resources/patch';
 import type { RouteResult } from './router';
-import { ITEMS_PER_STEP, type Steps, runNow } from './slices';
-import type { BoundInput, Invocation, RequestHeaders, ResourceContext, SvcLogger } from './request';
+import { ITEMS_PER_STEP, type Steps, runNow } from '../resources/slices';
+import type { BoundInput, Invocation, RequestHeaders, ResourceContext, SvcLogger } from '../resources/request';
 
 /**
  * Argument binding (the reference's `ArgumentBuilder`): from the routed request, the handler's arguments

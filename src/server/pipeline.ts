@@ -17,16 +17,16 @@ import {
   isHttpToken,
   toHeaderValue,
 } from '../protocol';
-import type { Context } from './binder';
-import { type BoundCall, type BindingRequest, bindDeferred } from './binder';
+import type { Context } from './bind';
+import { type BoundCall, type BindingRequest, bindDeferred } from './bind';
 import {
   DEFAULT_MAX_BATCH_SIZE,
   batchLimitOf,
   batchParamOf,
   checkBatchSize,
   largestBatchLimit,
-} from './batch-limit';
-import { ClientClosedError, HandlerTimeoutError, NullResultError } from './errors';
+} from '../resources/batch-limit';
+import { ClientClosedError, HandlerTimeoutError, NullResultError } from '../resources/errors';
 import { type AnswerMode, awaitAnswer, isAsyncAnswer, isPromiseLike } from './handler-answer';
 import {
   type AttachmentReader,
@@ -34,9 +34,9 @@ import {
   type RelatedRequest,
   encodeRelated,
 } from '../streams';
-import { DEFAULT_PAYLOAD_BYTES, decodeBody, decodeRelatedContent } from './content-decoder';
+import { DEFAULT_PAYLOAD_BYTES, decodeBody, decodeRelatedContent } from './decode';
 import { runPerCriterion } from './per-criterion';
-import type { ResourceModel } from './registration';
+import type { ResourceModel } from '../resources/registration';
 import { buildBatchFinderInParts, buildResponse } from './response-builder';
 import type {
   EncodedResponse,
@@ -47,9 +47,9 @@ import type {
   SvcLogger,
   ResourceRequest,
   ResourceResponse,
-} from './request';
+} from '../resources/request';
 import { type RouteResult, route } from './router';
-import { SLICED_BATCH_SIZE, type SliceOwner, nextSlice, runNow, runSliced } from './slices';
+import { SLICED_BATCH_SIZE, type SliceOwner, nextSlice, runNow, runSliced } from '../resources/slices';
 
 /**
  * The request path (docs/architecture.md, "The request path") as one pipeline of small functions:

@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { rawPathOf, rawQueryOf } from '../protocol';
-import { HttpClientError, RequestBodyError, SvcPluginOptionsError } from './errors';
+import { HttpClientError, RequestBodyError, SvcPluginOptionsError } from '../resources/errors';
 import {
   EMPTY_ATTRIBUTES,
   NON_ASCII,
@@ -9,15 +9,15 @@ import {
   answerHalfClosedRequests,
   isPromise,
 } from './http-adapter';
-import { optionsAnswerOf } from './options-answers';
+import { optionsAnswerOf } from '../resources/options-answers';
 import {
   type SvcPluginOptions,
   type ResolvedSvcOptions,
   createResourcePipeline,
   resolveSvcOptions,
-} from './plugin';
-import type { EncodedResponse, ResourceRequest, SvcLogger } from './request';
-import type { ResourcePipeline } from './server';
+} from './fastify-plugin';
+import type { EncodedResponse, ResourceRequest, SvcLogger } from '../resources/request';
+import type { ResourcePipeline } from './pipeline';
 import { DEFAULT_SERVER_TIMEOUTS, svcClientErrorHandler } from './server-options';
 
 /**

@@ -2,8 +2,8 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JsonCodec } from '../data';
 import { BASELINE_PROTOCOL_VERSION, buildErrorResponse } from '../protocol';
-import { HttpClientError } from './errors';
-import { type SvcPluginOptions, resolveSvcOptions, svcFrameworkErrors } from './plugin';
+import { HttpClientError } from '../resources/errors';
+import { type SvcPluginOptions, resolveSvcOptions, svcFrameworkErrors } from './fastify-plugin';
 
 /**
  * The fastify server options a Svc service should start with (`fastify(svcServerOptions())`): fastify's

@@ -9,9 +9,9 @@ import {
   unsupportedOperationError,
   InvalidParameterError,
 } from '../protocol';
-import type { KeyType } from './key-types';
-import { ResourceNotFoundError } from './errors';
-import type { AlternativeKeyType, MethodModel, ResourceModel } from './registration';
+import type { KeyType } from '../resources/key-types';
+import { ResourceNotFoundError } from '../resources/errors';
+import type { AlternativeKeyType, MethodModel, ResourceModel } from '../resources/registration';
 
 /**
  * Routing (wire facts §3.3, the reference's `RestLiRouter`): the path walks down the resource tree (root

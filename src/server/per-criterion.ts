@@ -12,7 +12,7 @@ import {
 } from 'rxjs';
 import { concat } from 'rxjs';
 import { collected, isPromiseLike } from './handler-answer';
-import type { ResourceContext } from './request';
+import type { ResourceContext } from '../resources/request';
 
 /**
  * The per-criterion form of a batch finder (the brief's design card: "batch-finder criteria run as parallel

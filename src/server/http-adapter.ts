@@ -1,8 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ServiceError } from '../protocol';
-import type { EncodedResponse, SvcLogger } from './request';
-import type { ResourcePipeline } from './server';
+import type { EncodedResponse, SvcLogger } from '../resources/request';
+import type { ResourcePipeline } from './pipeline';
 
 /**
  * What both HTTP adapters (the fastify plugin, plugin.ts, and the standalone `node:http` server,

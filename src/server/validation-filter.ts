@@ -11,12 +11,12 @@ import {
   validate,
 } from '../schema';
 import { ResourceMethod } from '../protocol';
-import { OutputValidationError, RequestValidationError } from './errors';
+import { OutputValidationError, RequestValidationError } from '../resources/errors';
 import type { RecordTemplate } from '../templates';
-import type { ComplexResourceKey } from './key-types';
-import { PatchRequest } from './patch';
-import type { BoundInput, Invocation, RequestFilter, ResourceResponse } from './request';
-import { ITEMS_PER_STEP, SLICED_BATCH_SIZE, type SliceOwner, type Steps, runNow, runSliced } from './slices';
+import type { ComplexResourceKey } from '../resources/key-types';
+import { PatchRequest } from '../resources/patch';
+import type { BoundInput, Invocation, RequestFilter, ResourceResponse } from '../resources/request';
+import { ITEMS_PER_STEP, SLICED_BATCH_SIZE, type SliceOwner, type Steps, runNow, runSliced } from '../resources/slices';
 
 /**
  * The validation filter (the reference's `RestLiValidationFilter`), on for every resource unless the server

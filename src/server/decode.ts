@@ -8,8 +8,8 @@ import {
   decodeRelated,
   mediaTypeEssence,
 } from '../streams';
-import { RequestBodyError } from './errors';
-import type { ResourceRequest } from './request';
+import { RequestBodyError } from '../resources/errors';
+import type { ResourceRequest } from '../resources/request';
 
 /**
  * Content decoding on the request path, in one place and in pipeline order: a streamed body

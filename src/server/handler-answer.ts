@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import { type Subscription, isObservable } from 'rxjs';
-import { InvalidResultError } from './errors';
+import { InvalidResultError } from '../resources/errors';
 
 /**
  * What a handler's Observable means, per method (src/resources/README.md, "Reactive handlers"):

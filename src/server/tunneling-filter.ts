@@ -4,8 +4,8 @@ import {
   multipartBoundary,
   readMultipart,
 } from '../streams/multipart';
-import { TunnelingError } from './errors';
-import type { RequestFilter, RequestHeaders, ResourceRequest } from './request';
+import { TunnelingError } from '../resources/errors';
+import type { RequestFilter, RequestHeaders, ResourceRequest } from '../resources/request';
 
 /**
  * Query tunneling, the server side (wire facts §5.3): a `POST` carrying `X-HTTP-Method-Override` is turned

@@ -30,12 +30,12 @@ import {
 } from '../protocol';
 import { CoercionMode, fillInDefaults, validate } from '../schema';
 import type { RecordTemplate } from '../templates';
-import { isBatchFinderResult } from './batch-finder-result';
-import type { BoundCall } from './binder';
-import { criteriaKey } from './criteria-key';
+import { isBatchFinderResult } from '../resources/batch-finder-result';
+import type { BoundCall } from './bind';
+import { criteriaKey } from '../resources/criteria-key';
 import { type CriterionOutcome, CriterionOutcomes } from './per-criterion';
-import { InvalidResultError, NullResultError } from './errors';
-import type { ResourceResponse } from './request';
+import { InvalidResultError, NullResultError } from '../resources/errors';
+import type { ResourceResponse } from '../resources/request';
 
 /**
  * Response building (wire facts §3.5, the reference's `*ResponseBuilder`s): from what a handler returned,
