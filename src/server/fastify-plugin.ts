@@ -54,7 +54,10 @@ export interface SvcPluginOptions {
   readonly headerPrefix?: string;
   /**
    * Also read protocol headers under other prefixes: `true` reads `X-RestLi-*` (Rest.li clients), or give
-   * the prefixes. Responses use `headerPrefix`. Default false.
+   * the prefixes; `false` reads `headerPrefix` only. Each response names its protocol headers in the family
+   * its request used (a request with `X-RestLi-Protocol-Version` gets `X-RestLi-Id`,
+   * `X-RestLi-Error-Response` and `X-RestLi-Protocol-Version` back); a request with neither family gets
+   * `headerPrefix`'s. Default true, so that Rest.li clients work against a server as it comes (issue 26).
    */
   readonly acceptLegacyHeaderPrefix?: boolean | readonly string[];
   /** `production` (default) hides stack traces and internal messages; `development` shows them. */
@@ -145,7 +148,7 @@ export function resolveSvcOptions(options: SvcPluginOptions): ResolvedSvcOptions
   if (!Array.isArray(options.resources))
     throw new SvcPluginOptionsError('resources', 'must be a list of resource definitions');
   const headerPrefix = options.headerPrefix ?? DEFAULT_HEADER_PREFIX;
-  const legacy = options.acceptLegacyHeaderPrefix ?? false;
+  const legacy = options.acceptLegacyHeaderPrefix ?? true;
   let acceptPrefixes: readonly string[];
   if (legacy === true) acceptPrefixes = [RESTLI_HEADER_PREFIX];
   else if (legacy === false) acceptPrefixes = [];

@@ -1,7 +1,7 @@
 import { type Observable, firstValueFrom, isObservable } from 'rxjs';
 import { type CodecRegistry, type DataCodec, type DataMap, JSON_CONTENT_TYPE, JsonCodec } from '../data';
 import { isSvcError } from '../errors';
-import type { ProtocolHeaders } from '../protocol';
+import { ProtocolHeaders } from '../protocol';
 import {
   type ErrorResponseOptions,
   type ProtocolVersion,
@@ -156,6 +156,11 @@ class RequestState {
   attachments: AttachmentReader | undefined;
   /** Headers known to have lower-case names only (Node's), so a missing header needs no case-insensitive scan. */
   readonly lowerCaseHeaders: RequestHeaders | undefined;
+  /**
+   * The header family the request used (an index into the accepted prefixes: 0 is the written one): the
+   * response's protocol headers are named in it (issue 26: a Rest.li client reads `X-RestLi-Id` back).
+   */
+  family = 0;
   constructor(request: ResourceRequest, log: SvcLogger, lowerCaseHeaders: boolean) {
     this.request = request;
     this.log = log;
@@ -198,8 +203,9 @@ export class ResourcePipeline {
   private readonly responseFilterCache = new WeakMap<readonly RequestFilter[], readonly RequestFilter[]>();
   /** Response version → content type ('' for none) → the shared headers of {@link plainHeaders}. */
   private readonly plainHeaderCache = new Map<string, Map<string, { readonly [name: string]: string }>>();
-  /** The protocol version header's name, lower case (see {@link plainHeaders}). */
-  private readonly versionHeader: string;
+  /** Per accepted header family (0: the configured one), the config whose headers write that family. */
+  private readonly families: readonly PipelineConfig[];
+  private readonly familyVersionHeaders: readonly string[];
   /** The server's `maxBatchSize`, and the largest limit of any method (lists longer are counted first). */
   private readonly maxBatchSize: number;
   private readonly largestBatch: number;
@@ -217,7 +223,16 @@ export class ResourcePipeline {
       : types;
     this.json = config.codecs.find(JSON_CONTENT_TYPE) ?? config.codecs.get(this.responseTypes[0]!);
     this.versionHeaders = config.headers.accepted.map((n) => n.protocolVersion.toLowerCase());
-    this.versionHeader = config.headers.names.protocolVersion.toLowerCase();
+    const prefixes = config.headers.accepted.map((n) => n.prefix);
+    this.families = config.headers.accepted.map((names, i) =>
+      i === 0
+        ? config
+        : {
+            ...config,
+            headers: new ProtocolHeaders({ headerPrefix: names.prefix, acceptPrefixes: prefixes }),
+          },
+    );
+    this.familyVersionHeaders = config.headers.accepted.map((n) => n.protocolVersion.toLowerCase());
     this.methodHeaders = config.headers.accepted.map((n) => n.method.toLowerCase());
     this.maxBatchSize = config.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
     this.largestBatch = largestBatchLimit(roots.values(), this.maxBatchSize);
@@ -235,6 +250,7 @@ export class ResourcePipeline {
     lowerCaseHeaders = false,
   ): EncodedResponse | Promise<EncodedResponse> {
     const state = new RequestState(request, log, lowerCaseHeaders);
+    if (this.families.length > 1) state.family = this.familyOf(request.headers, lowerCaseHeaders);
     try {
       const out =
         this.requestFilters.length === 0
@@ -279,6 +295,9 @@ export class ResourcePipeline {
     state.request = request;
     const headers = request.headers;
     const lowerCase = headers === state.lowerCaseHeaders;
+    // request filters may have replaced the headers (a tunneled request's come from its body)
+    if (this.families.length > 1 && headers !== state.lowerCaseHeaders)
+      state.family = this.familyOf(headers, lowerCase);
     // decode: protocol version, response type
     const version = this.versionOf(this.readHeader(headers, this.versionHeaders, lowerCase));
     state.version = version.version;
@@ -470,8 +489,10 @@ export class ResourcePipeline {
       // a batch finder's entries are built a part at a time (building 1 000 in one piece was the largest slice)
       const response =
         inv.method === 'batch_finder'
-          ? await buildBatchFinderInParts(bound, answer, this.config, () => nextSlice(ctx, label))
-          : buildResponse(bound, answer, this.config);
+          ? await buildBatchFinderInParts(bound, answer, this.families[state.family]!, () =>
+              nextSlice(ctx, label),
+            )
+          : buildResponse(bound, answer, this.families[state.family]!);
       await nextSlice(ctx, label);
       return await this.respond(state, response);
     } finally {
@@ -506,10 +527,10 @@ export class ResourcePipeline {
     const out = this.callHandler(inv);
     if (isAsyncAnswer(out)) {
       return this.awaitHandler(state, inv, out).then((r) =>
-        this.respond(state, buildResponse(bound, r, this.config)),
+        this.respond(state, buildResponse(bound, r, this.families[state.family]!)),
       );
     }
-    return this.respond(state, buildResponse(bound, out, this.config));
+    return this.respond(state, buildResponse(bound, out, this.families[state.family]!));
   }
 
   /**
@@ -551,6 +572,20 @@ export class ResourcePipeline {
     const answer = awaitAnswer(out, mode, label, controller.signal);
     answer.then(cleanup, cleanup);
     return answer;
+  }
+
+  /**
+   * The header family a request used: the first accepted prefix under which it sends the protocol version
+   * header, else the method header; the configured one (0) when it sends neither.
+   */
+  private familyOf(headers: RequestHeaders, lowerCase: boolean): number {
+    const has = (name: string): boolean =>
+      headers[name] !== undefined || (!lowerCase && getHeader(headers, name) !== undefined);
+    const versions = this.versionHeaders;
+    for (let i = 0; i < versions.length; i++) if (has(versions[i]!)) return i;
+    const methods = this.methodHeaders;
+    for (let i = 0; i < methods.length; i++) if (has(methods[i]!)) return i;
+    return 0;
   }
 
   /** The value of the first accepted header name present (names lower case, as Node gives them). */
@@ -644,9 +679,9 @@ export class ResourcePipeline {
       ?.responseHeaders;
     let headers: { readonly [name: string]: string };
     if (extra === undefined && hasNoKeys(response.headers)) {
-      headers = this.plainHeaders(version, type);
+      headers = this.plainHeaders(state.family, version, type);
     } else {
-      const h: Record<string, string> = { [this.versionHeader]: version };
+      const h: Record<string, string> = { [this.familyVersionHeaders[state.family]!]: version };
       for (const name of Object.keys(response.headers)) h[name] = response.headers[name]!;
       if (extra !== undefined) for (const name of Object.keys(extra)) h[name] = extra[name]!;
       if (type !== undefined) h['content-type'] = type;
@@ -687,17 +722,22 @@ export class ResourcePipeline {
    * are lower case, as fastify writes them anyway: it lower-cases each name it is given, and a name that
    * changes becomes a new string that V8 then looks up in its string table on every response.
    */
-  private plainHeaders(version: string, type: string | undefined): { readonly [name: string]: string } {
-    let byType = this.plainHeaderCache.get(version);
+  private plainHeaders(
+    family: number,
+    version: string,
+    type: string | undefined,
+  ): { readonly [name: string]: string } {
+    const cacheKey = family === 0 ? version : `${family} ${version}`;
+    let byType = this.plainHeaderCache.get(cacheKey);
     if (byType === undefined) {
       if (this.plainHeaderCache.size >= ACCEPT_CACHE_LIMIT) this.plainHeaderCache.clear();
       byType = new Map();
-      this.plainHeaderCache.set(version, byType);
+      this.plainHeaderCache.set(cacheKey, byType);
     }
     const key = type ?? '';
     let headers = byType.get(key);
     if (headers === undefined) {
-      const h: Record<string, string> = { [this.versionHeader]: version };
+      const h: Record<string, string> = { [this.familyVersionHeaders[family]!]: version };
       if (type !== undefined) h['content-type'] = type;
       headers = Object.freeze(h);
       byType.set(key, headers);
@@ -777,11 +817,9 @@ export class ResourcePipeline {
     const headers: Record<string, string> = {};
     if (response.errorHeader) {
       const version = state.version;
-      headers[
-        version === undefined
-          ? this.config.headers.names.errorResponse
-          : this.config.headers.errorResponseHeader(version)
-      ] = 'true';
+      const family = this.families[state.family]!.headers;
+      headers[version === undefined ? family.names.errorResponse : family.errorResponseHeader(version)] =
+        'true';
     }
     return { status: response.status, headers, body: response.body, error: err };
   }

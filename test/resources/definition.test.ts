@@ -270,7 +270,13 @@ describe('plugin options', () => {
   it('fills in every default in one place', () => {
     const o = resolveSvcOptions({ resources: [] });
     expect(o.headers.names.protocolVersion).toBe('X-Svc-Protocol-Version');
-    expect(o.headers.accepted.map((n) => n.prefix)).toEqual(['X-Svc']);
+    // Rest.li clients' headers are read by default (issue 26)
+    expect(o.headers.accepted.map((n) => n.prefix)).toEqual(['X-Svc', 'X-RestLi']);
+    expect(
+      resolveSvcOptions({ resources: [], acceptLegacyHeaderPrefix: false }).headers.accepted.map(
+        (n) => n.prefix,
+      ),
+    ).toEqual(['X-Svc']);
     expect(o.mode).toBe('production');
     expect(o.maxBodyBytes).toBe(1024 * 1024);
     expect(o.internalErrorMessage).toBe('INTERNAL SERVER ERROR');

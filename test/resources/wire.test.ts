@@ -195,10 +195,22 @@ describe('header prefix', () => {
         headers: { 'x-svc-method': 'batch_create' },
       });
       expect(viaSvc.status).toBe(200);
-      const created = await restli.request('POST', '/photos', { json: { title: 'y' } });
-      expect(created.headers.get('x-restli-id')).toBe('101');
-      const err = await restli.request('GET', '/photos/404');
+      // a request in neither family is answered in the configured one
+      const plain = { 'x-svc-protocol-version': '' };
+      const created = await restli.request('POST', '/photos', { json: { title: 'y' }, headers: plain });
+      // (1.0.0, as it sent no version: the reference's 1.0.0 id header name)
+      expect(created.headers.get('x-restli-protocol-version')).toBe('1.0.0');
+      expect(created.headers.get('x-linkedin-id')).toBe('101');
+      const err = await restli.request('GET', '/photos/404', {
+        headers: { 'x-svc-protocol-version': '', 'x-restli-protocol-version': '2.0.0' },
+      });
       expect(err.headers.get('x-restli-error-response')).toBe('true');
+      // one in the other family is answered in that one
+      const svcCreated = await restli.request('POST', '/photos', { json: { title: 'z' } });
+      expect([svcCreated.headers.get('x-svc-id'), svcCreated.headers.get('x-restli-id')]).toEqual([
+        '102',
+        null,
+      ]);
     } finally {
       await restli.close();
     }
