@@ -199,6 +199,7 @@ export {
   registerResources,
 } from './registration';
 export { ResourcePipeline, type PipelineConfig } from './server';
+export { type RequestObserver, type RequestProbe, composeRequestObservers } from './observer';
 export { DEFAULT_MAX_BATCH_SIZE, withMaxBatchSize } from './batch-limit';
 export { type ValidationFilterOptions, validationFilter } from './validation-filter';
 export {

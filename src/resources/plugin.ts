@@ -20,6 +20,7 @@ import { DEFAULT_MAX_BATCH_SIZE } from './batch-limit';
 import { registerResources } from './registration';
 import type { EncodedResponse, RequestFilter, ResourceRequest } from './request';
 import { ResourcePipeline } from './server';
+import { type RequestObserver, composeRequestObservers } from './observer';
 import { type ValidationFilterOptions, validationFilter } from './validation-filter';
 import { tunnelingFilter } from './tunneling-filter';
 import { optionsAnswer } from '../idl/options-response';
@@ -87,6 +88,11 @@ export interface SvcPluginOptions {
    * own `timeout` wins. Default: none.
    */
   readonly timeout?: number;
+  /**
+   * Watchers of every request, in order (metrics, traces, access logs and request ids from
+   * `src/runtime/`; observer.ts says what they see). Default none, which costs nothing.
+   */
+  readonly observers?: readonly RequestObserver[];
 }
 
 /** {@link SvcPluginOptions} with every default applied. */
@@ -103,6 +109,7 @@ export interface ResolvedSvcOptions {
   readonly maxBodyBytes: number;
   readonly maxBatchSize: number;
   readonly timeout: number | undefined;
+  readonly observers: readonly RequestObserver[];
 }
 
 /** The default largest request body: 1 MiB, as fastify's `bodyLimit`. */
@@ -121,6 +128,7 @@ const KNOWN_OPTIONS = new Set([
   'maxBodyBytes',
   'maxBatchSize',
   'timeout',
+  'observers',
   // fastify's own register options
   'prefix',
   'logLevel',
@@ -210,7 +218,14 @@ export function resolveSvcOptions(options: SvcPluginOptions): ResolvedSvcOptions
     (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 2 ** 31 - 1)
   )
     throw new SvcPluginOptionsError('timeout', 'must be a positive number of milliseconds');
+  const observers = options.observers ?? [];
+  if (
+    !Array.isArray(observers) ||
+    !observers.every((o) => typeof (o as RequestObserver)?.start === 'function')
+  )
+    throw new SvcPluginOptionsError('observers', 'must be a list of request observers (with a start method)');
   return Object.freeze({
+    observers,
     timeout,
     resources: options.resources,
     headers,
@@ -254,6 +269,7 @@ export function createResourcePipeline(options: ResolvedSvcOptions): ResourcePip
     maxBodyBytes: options.maxBodyBytes,
     maxBatchSize: options.maxBatchSize,
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+    observer: composeRequestObservers(options.observers),
   });
 }
 

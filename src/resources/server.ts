@@ -49,6 +49,7 @@ import type {
   ResourceResponse,
 } from './request';
 import { route } from './router';
+import { type RequestObserver, type RequestProbe, observeResponse } from './observer';
 
 /**
  * The request path (docs/architecture.md, "The request path") as one pipeline of small functions:
@@ -74,6 +75,8 @@ export interface PipelineConfig {
   readonly maxBodyBytes?: number;
   /** Most items of a batch request whose method sets no limit itself. Default 1 000. */
   readonly maxBatchSize?: number;
+  /** Watches every request (metrics, traces, access logs: src/runtime/); observer.ts. Default none. */
+  readonly observer?: RequestObserver;
 }
 
 /** Aborts every response data source a handler set (the request failed, or its response has no body). */
@@ -155,10 +158,14 @@ class RequestState {
   attachments: AttachmentReader | undefined;
   /** Headers known to have lower-case names only (Node's), so a missing header needs no case-insensitive scan. */
   readonly lowerCaseHeaders: RequestHeaders | undefined;
-  constructor(request: ResourceRequest, log: SvcLogger, lowerCaseHeaders: boolean) {
+  /** The observers' probe of this request (observer.ts), and the error an error response stands for. */
+  readonly probe: RequestProbe | undefined;
+  error: unknown;
+  constructor(request: ResourceRequest, log: SvcLogger, lowerCaseHeaders: boolean, probe?: RequestProbe) {
     this.request = request;
     this.log = log;
     this.lowerCaseHeaders = lowerCaseHeaders ? request.headers : undefined;
+    this.probe = probe;
   }
 }
 
@@ -281,7 +288,21 @@ export class ResourcePipeline {
     log: SvcLogger,
     lowerCaseHeaders = false,
   ): EncodedResponse | Promise<EncodedResponse> {
-    const state = new RequestState(request, log, lowerCaseHeaders);
+    const probe = this.config.observer === undefined ? undefined : this.config.observer.start(request);
+    if (probe === undefined)
+      return this.handleState(new RequestState(request, log, lowerCaseHeaders), request);
+    const state = new RequestState(request, log, lowerCaseHeaders, probe);
+    return observeResponse(
+      probe,
+      probe.run(() => this.handleState(state, request)),
+      () => state.error,
+    );
+  }
+
+  private handleState(
+    state: RequestState,
+    request: ResourceRequest,
+  ): EncodedResponse | Promise<EncodedResponse> {
     try {
       const out =
         this.requestFilters.length === 0
@@ -302,7 +323,11 @@ export class ResourcePipeline {
     err: unknown,
     log: SvcLogger,
   ): EncodedResponse | Promise<EncodedResponse> {
-    return this.fail(new RequestState(request, log, false), err);
+    const probe = this.config.observer === undefined ? undefined : this.config.observer.start(request);
+    const state = new RequestState(request, log, false, probe);
+    return probe === undefined
+      ? this.fail(state, err)
+      : observeResponse(probe, this.fail(state, err), () => state.error);
   }
 
   /** A streamed body (`multipart/related`) is decoded first: its payload, then whether attachments follow. */
@@ -381,6 +406,7 @@ export class ResourcePipeline {
       new Binding(request, query, version.version, state.responseType!, state.log, this, state.attachments),
     );
     state.call = call;
+    if (state.probe !== undefined) state.probe.routed(call.invocation, call.batchSize);
     // a large batch goes on in slices, so that other requests are served in between (issue 22)
     if (call.batchSize >= SLICED_BATCH_SIZE) return this.serveSliced(state, call);
     const filters = routed.resource.filters;
@@ -661,6 +687,7 @@ export class ResourcePipeline {
 
   /** The error response for `err`, through the response filters; never throws. */
   private fail(state: RequestState, err: unknown): EncodedResponse | Promise<EncodedResponse> {
+    state.error = err;
     // wire facts §6.5: unread request attachments are drained, response data sources aborted
     state.related?.drain();
     abortResponseAttachments(state.call?.invocation.ctx, err);
