@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { LogController } from 'fastify';
 import type { RequestObserver, ResourceRequest } from '../resources';
 
 /**
@@ -81,15 +82,13 @@ export function requestIds(options: RequestIdOptions = {}): RequestObserver {
  */
 export function fastifyRequestIdOptions(options: RequestIdOptions = {}): {
   readonly requestIdHeader: false;
-  readonly requestIdLogLabel: 'reqId';
   readonly genReqId: (req: IncomingMessage) => string;
-  readonly disableRequestLogging: true;
+  readonly logController: LogController;
 } {
   const { header, generate } = resolve(options);
   return Object.freeze({
     requestIdHeader: false,
-    requestIdLogLabel: 'reqId',
     genReqId: (req: IncomingMessage) => ensureId(req.headers as MutableHeaders, header, generate),
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
   });
 }
