@@ -40,7 +40,7 @@ describe('request ids and the access log', () => {
     app = fastify({
       ...fastifyRequestIdOptions(),
       loggerInstance: pino(pino.destination({ dest: appFile, sync: true })),
-    });
+    }) as unknown as FastifyInstance;
     const things = collection({
       name: 'things',
       key: LONG_KEY,

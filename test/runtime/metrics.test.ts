@@ -108,7 +108,7 @@ describe('the example service metrics', () => {
     expect(sample(text, 'svc_attachment_bytes_total', { direction: 'in' })).toBeGreaterThan(
       JPEG.length - 65_536,
     );
-    const got = await api.photos.get(created.id, { acceptResponseAttachments: true });
+    const got = await api.photos.get(created.id!, { acceptResponseAttachments: true });
     const reader = got.getAttachmentReader();
     expect(reader).toBeDefined();
     reader!.drainAllAttachments();
