@@ -32,3 +32,4 @@ export {
   DEFAULT_ACCESS_LOG_OPTIONS,
   createAccessLog,
 } from './access-log';
+export { type LineWriterOptions, LineWriter } from './line-writer';
