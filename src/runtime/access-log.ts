@@ -75,7 +75,7 @@ export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
       })
     : undefined;
   // a pino logger over the same writer, for whoever wants to add lines of their own
-  const logger = options.logger ?? pino({ base: undefined }, destination!);
+  const logger = options.logger ?? pino({ base: undefined }, destination);
   const excluded = excluder(options.exclude);
   const idHeader = (options.requestIdHeader ?? DEFAULT_REQUEST_ID_HEADER).toLowerCase();
 
