@@ -12,7 +12,7 @@
  *   registered in that server process only, so the anchor app there pays the context manager too.
  *
  * The server process is pinned to core 0 and autocannon's to core 1 (`taskset`, when there is one). Each
- * comparison runs 2 rounds with the order swapped after a warmup; requests/s are the means.
+ * comparison runs 3 rounds with the order swapped after a warmup; requests/s are the means.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,7 +32,7 @@ import { roleFromFlags, runRole } from './process-role';
 
 const RUN_SECONDS = 2;
 const WARMUP_SECONDS = 0.5;
-const ROUNDS = 2;
+const ROUNDS = 3;
 const CONNECTIONS = 10;
 const PATH = '/photos/3';
 
