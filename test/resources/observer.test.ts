@@ -59,7 +59,13 @@ describe('request observers', () => {
       undefined,
       ['start', 'run', 'routed photos batch_get 3 inRun=true', 'finished 200 -'],
     ],
-    ['a path no resource has', 'GET', '/nothing/1', undefined, ['start', 'run', 'finished 404 ResourceNotFoundError']],
+    [
+      'a path no resource has',
+      'GET',
+      '/nothing/1',
+      undefined,
+      ['start', 'run', 'finished 404 ResourceNotFoundError'],
+    ],
     [
       'a handler failing',
       'GET',
