@@ -21,6 +21,13 @@ export class LineWriter {
   readonly #fd: number;
   readonly #ownsFd: boolean;
   readonly #blockBytes: number;
+  /**
+   * Most bytes per write on a pipe or socket (stdout under a process manager, a container runtime): POSIX
+   * keeps a write of up to PIPE_BUF (4 KiB on Linux) to a pipe whole, a larger one may interleave with
+   * another process's writes (the runner's workers share stdout), which would cut lines. Writes there
+   * carry whole lines up to 4 KiB; files (opened to append) take whole blocks.
+   */
+  readonly #maxWrite: number;
   readonly #flushMs: number;
   #pending: string[] = [];
   #pendingBytes = 0;
@@ -40,6 +47,14 @@ export class LineWriter {
       this.#ownsFd = true;
     }
     this.#blockBytes = options.blockBytes ?? 65_536;
+    let shared = false;
+    try {
+      const st = fs.fstatSync(this.#fd);
+      shared = st.isFIFO() || st.isSocket();
+    } catch {
+      // not a descriptor we can look at: whole blocks
+    }
+    this.#maxWrite = shared ? PIPE_BUF : Infinity;
     this.#flushMs = options.flushMs ?? 200;
     process.on('exit', this.#onExit);
   }
@@ -75,10 +90,8 @@ export class LineWriter {
 
   /** Writes what is queued now, synchronously (at exit; a block being written asynchronously goes first). */
   flushSync(): void {
-    if (this.#pending.length === 0) return;
-    const text = this.#take();
     try {
-      writeAllSync(this.#fd, Buffer.from(text));
+      while (this.#pending.length > 0) writeAllSync(this.#fd, Buffer.from(this.#take()));
     } catch {
       // nowhere left to report it
     }
@@ -93,10 +106,28 @@ export class LineWriter {
     if (this.#ownsFd) fs.closeSync(this.#fd);
   }
 
+  /** The pending lines, or on a pipe as many whole lines as fit in one atomic write (the rest stay). */
   #take(): string {
-    const text = this.#pending.join('');
-    this.#pending = [];
-    this.#pendingBytes = 0;
+    let text: string;
+    if (this.#maxWrite === Infinity || this.#pendingBytes * 3 <= this.#maxWrite) {
+      text = this.#pending.join('');
+      this.#pending = [];
+      this.#pendingBytes = 0;
+    } else {
+      let n = 0;
+      let bytes = 0;
+      const lines = this.#pending;
+      while (n < lines.length) {
+        const b = Buffer.byteLength(lines[n]!);
+        if (n > 0 && bytes + b > this.#maxWrite) break;
+        bytes += b;
+        n++;
+      }
+      text = lines.slice(0, n).join('');
+      this.#pending = lines.slice(n);
+      this.#pendingBytes -= text.length;
+      if (this.#pending.length > 0) return text;
+    }
     if (this.#timer !== undefined) {
       clearTimeout(this.#timer);
       this.#timer = undefined;
@@ -131,6 +162,8 @@ export class LineWriter {
     });
   }
 }
+
+const PIPE_BUF = 4096;
 
 function writeAllSync(fd: number, buf: Buffer): void {
   let off = 0;

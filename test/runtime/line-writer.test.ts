@@ -3,7 +3,7 @@
  * and a process that exits right after logging (no flush) still has every line written.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import fs, { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { LineWriter } from '../../src';
 import { tempDirs } from '../support/temp-dirs';
@@ -46,4 +46,38 @@ it('writes what is buffered when the process exits without a flush', () => {
     .filter((l) => l !== '');
   expect(lines).toHaveLength(1000);
   expect(lines[999]).toBe('line 999');
+});
+
+it('writes to a pipe in whole lines of at most 4 KiB, which POSIX keeps whole among other writers', async () => {
+  const fifo = path.join(tempDir(), 'pipe');
+  expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+  // read-write: opening does not wait for a reader, and the test reads back from the same descriptor
+  const fd = openSync(fifo, 'r+');
+  const sizes: string[] = [];
+  const write = jest.spyOn(fs, 'write');
+  try {
+    const w = new LineWriter(fd);
+    const expected: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      const line = `${JSON.stringify({ i, pad: 'x'.repeat(300) })}\n`;
+      expected.push(line);
+      w.write(line);
+    }
+    await w.flush();
+    for (const call of write.mock.calls) {
+      const buf = call[1] as unknown as Buffer;
+      sizes.push(
+        `${buf.length <= 4096 ? 'fits' : `too long: ${buf.length}`} ${buf.at(-1) === 10 ? 'whole' : 'cut'}`,
+      );
+    }
+    expect(new Set(sizes)).toEqual(new Set(['fits whole']));
+    expect(sizes.length).toBeGreaterThan(10);
+    const back = Buffer.alloc(65_536);
+    const n = readSync(fd, back, 0, back.length, null);
+    expect(back.subarray(0, n).toString()).toBe(expected.join(''));
+    await w.close();
+  } finally {
+    write.mockRestore();
+    closeSync(fd);
+  }
 });
