@@ -6,7 +6,18 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { type AttachmentQueue, svcPlugin, svcServerOptions, type SvcPluginOptions } from 'svc-framework';
+import {
+  type AccessLog,
+  type AttachmentQueue,
+  type SvcPluginOptions,
+  createMetrics,
+  fastifyRequestIdOptions,
+  requestIds,
+  svcPlugin,
+  svcServerOptions,
+  tracingJobObserver,
+  tracingObserver,
+} from 'svc-framework';
 import { ImageStore } from './images';
 import { photoUpdatesFor } from './photo-updates';
 import { registerPhotoProcessing } from './processing';
@@ -36,6 +47,14 @@ export interface ExampleAppOptions {
    * (workers run as `svc worker` processes).
    */
   readonly runWorkers?: boolean;
+  /**
+   * Observe the service (docs/deploying.md): Prometheus metrics at `GET /metrics`, request ids
+   * (`X-Request-Id`, echoed, in fastify's log lines), server and job spans through the OpenTelemetry API
+   * (nothing without an SDK). Default true.
+   */
+  readonly observe?: boolean;
+  /** One line per request (server.ts writes them to stdout). Default none. */
+  readonly accessLog?: AccessLog;
 }
 
 /** Builds (but does not start) the example service. */
@@ -43,7 +62,14 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
   const temporary = dataDirIsTemporary(options.dataDir);
   const dataDir = exampleDataDir(options.dataDir);
   const library = options.library ?? seededLibrary(new ImageStore(path.join(dataDir, 'images')));
-  const queue = options.queue ?? (await openExampleQueue({ dataDir }));
+  const observe = options.observe ?? true;
+  const metrics = observe ? createMetrics() : undefined;
+  const queue =
+    options.queue ??
+    (await openExampleQueue({
+      dataDir,
+      observers: metrics === undefined ? [] : [tracingJobObserver(), metrics.jobObserver],
+    }));
   if (options.runWorkers ?? queue.driver.kind === 'in-process') {
     registerPhotoProcessing(queue, { images: library.images, updates: photoUpdatesFor(library) });
     queue.start();
@@ -51,9 +77,23 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
   // request and connection timeouts (a stalled upload is answered 408 and closed), and the errors raised
   // before any plugin runs (malformed framing, unknown methods, huge headers) answered as ErrorResponses
   const { prefix: _prefix, ...svc } = options.svc ?? {};
-  const app = fastify({ ...svcServerOptions(svc), ...options.fastify });
+  const app = fastify({
+    ...svcServerOptions(svc),
+    ...(observe ? fastifyRequestIdOptions() : {}),
+    ...options.fastify,
+  });
+  if (metrics !== undefined) {
+    metrics.watchQueue(queue);
+    app.get('/metrics', metrics.route);
+  }
+  const observers = [
+    ...(observe ? [requestIds(), tracingObserver()] : []),
+    ...(metrics === undefined ? [] : [metrics.observer]),
+    ...(options.accessLog === undefined ? [] : [options.accessLog.observer]),
+  ];
   await app.register(svcPlugin, {
     ...options.svc,
+    observers: [...observers, ...(options.svc?.observers ?? [])],
     resources: exampleService(library, {
       queue,
       ...(options.upstream === undefined ? {} : { upstream: options.upstream }),

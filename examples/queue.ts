@@ -6,7 +6,13 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AttachmentQueue, BullMqDriver, FileBlobStore, InProcessDriver } from 'svc-framework';
+import {
+  AttachmentQueue,
+  BullMqDriver,
+  FileBlobStore,
+  InProcessDriver,
+  type JobObserver,
+} from 'svc-framework';
 
 /** Options of {@link openExampleQueue}. */
 export interface ExampleQueueOptions {
@@ -16,6 +22,8 @@ export interface ExampleQueueOptions {
   readonly redisUrl?: string;
   /** The BullMQ queue name. Default `svc-jobs`. */
   readonly queueName?: string;
+  /** Job observers (metrics, traces: `createMetrics().jobObserver`, `tracingJobObserver()`). Default none. */
+  readonly observers?: readonly JobObserver[];
 }
 
 /**
@@ -50,5 +58,5 @@ export async function openExampleQueue(options: ExampleQueueOptions = {}): Promi
           connection: redisUrl,
           ...(options.queueName !== undefined ? { queueName: options.queueName } : {}),
         });
-  return new AttachmentQueue({ blobs, driver });
+  return new AttachmentQueue({ blobs, driver, observers: options.observers ?? [] });
 }

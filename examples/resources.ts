@@ -29,6 +29,7 @@ import {
   StringArray,
   implement,
   jobsResource,
+  tracingClientFilter,
 } from 'svc-framework';
 import { EMPTY, concatMap, from, ignoreElements, lastValueFrom, of } from 'rxjs';
 import { albumEntriesInterface, albumsInterface, photosInterface } from './interfaces';
@@ -154,7 +155,12 @@ export function photosResource(lib: PhotoLibrary, options: ExampleResourceOption
         if (options.upstream === undefined)
           throw new ServiceError(501, 'This instance has no upstream to relay to (set UPSTREAM_URL)');
         // a relayed upload takes as long as the client sends it; the caller hanging up (ctx.signal) ends it
-        upstream ??= createClient({ baseUrl: options.upstream, timeoutMs: 10 * 60_000 });
+        // tracingClientFilter: a client span per call, its `traceparent` sent on (a no-op without an SDK)
+        upstream ??= createClient({
+          baseUrl: options.upstream,
+          timeoutMs: 10 * 60_000,
+          filters: [tracingClientFilter()],
+        });
         const created = await upstream.send({
           method: 'create',
           resource: 'photos',

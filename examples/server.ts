@@ -4,6 +4,7 @@
  * is a message naming `PORT`, not a stack trace. SIGTERM and SIGINT close the server and end the
  * process; `npm start` execs this process (package.json), so the PID `npm start` has is the one to signal.
  */
+import { createAccessLog } from 'svc-framework';
 import { createExampleApp } from './app';
 
 /** Example requests against `base`, as shell lines. */
@@ -63,8 +64,11 @@ async function main(): Promise<void> {
   }
   const host = process.env.HOST ?? '127.0.0.1';
   const upstream = process.env.UPSTREAM_URL;
+  // one line per request on stdout, buffered (ACCESS_LOG=off turns it off); fastify's logger for the rest
+  const accessLog = process.env.ACCESS_LOG === 'off' ? undefined : createAccessLog();
   const app = await createExampleApp({
     fastify: { logger: { level: process.env.LOG_LEVEL ?? 'warn' } },
+    ...(accessLog === undefined ? {} : { accessLog }),
     ...(upstream === undefined || upstream === '' ? {} : { upstream }),
   });
   try {
@@ -97,10 +101,13 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(`${out.join('\n')}\n`);
   const stop = (): void => {
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    app
+      .close()
+      .then(() => accessLog?.flush())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -13,5 +13,6 @@ export * from './client';
 export * from './idl';
 export * from './streams';
 export * from './queue';
+export * from './runtime';
 export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';
 export * from './idl/compat';

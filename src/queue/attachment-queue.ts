@@ -15,6 +15,7 @@ import {
 } from '../streams';
 import type { BlobStore } from './blob-store';
 import type { JobWorker, QueueDriver, RunningJob } from './driver';
+import { type JobObserver, type JobProbe, composeJobObservers } from './observer';
 import {
   JobInputError,
   JobNotFoundError,
@@ -90,6 +91,8 @@ export interface AttachmentQueueOptions {
    * job finish: a process that stops first leaves them for {@link AttachmentQueue.removeBlobsOf}.
    */
   readonly blobRetention?: { readonly afterSuccessMs?: number; readonly afterFailureMs?: number };
+  /** Watchers of enqueues and attempts (traces, metrics: `src/runtime/`; observer.ts). Default none. */
+  readonly observers?: readonly JobObserver[];
 }
 
 const JOB_NAME = /^[A-Za-z][A-Za-z0-9_.:-]{0,99}$/;
@@ -109,8 +112,10 @@ export class AttachmentQueue {
   readonly #afterFailureMs: number;
   readonly #timers = new Set<NodeJS.Timeout>();
   #worker: JobWorker | undefined;
+  readonly #observer: JobObserver | undefined;
 
   constructor(options: AttachmentQueueOptions) {
+    this.#observer = composeJobObservers(options.observers);
     this.blobs = options.blobs;
     this.driver = options.driver;
     this.#afterSuccessMs = options.blobRetention?.afterSuccessMs ?? 0;
@@ -143,7 +148,9 @@ export class AttachmentQueue {
     }
     const { blobs, owned } = await this.#store(attachments);
     try {
-      const { job, added } = await this.driver.add(name, { payload, blobs }, options);
+      const headers = this.#observer === undefined ? undefined : this.#observer.enqueuing(name);
+      const data = headers === undefined ? { payload, blobs } : { payload, blobs, headers };
+      const { job, added } = await this.driver.add(name, data, options);
       if (!added) await this.#removeBlobs(owned);
       return job;
     } catch (err) {
@@ -295,9 +302,10 @@ export class AttachmentQueue {
 
   async #run(running: RunningJob): Promise<JsonObject> {
     const processor = this.#processors.get(running.name);
+    const probe = this.#observer === undefined ? undefined : this.#observer.attempt(running);
     if (processor === undefined) {
       const err = new UnrecoverableJobError(`no processor for job name '${running.name}' in this worker`);
-      this.#afterAttempt(running, err);
+      this.#afterAttempt(running, err, probe);
       throw err;
     }
     const opened = new Set<Readable>();
@@ -318,13 +326,16 @@ export class AttachmentQueue {
         ),
     };
     try {
-      const out = await processor(job, running.data.blobs.map(open));
+      const readers = running.data.blobs.map(open);
+      const out = await (probe === undefined
+        ? processor(job, readers)
+        : probe.run(() => processor(job, readers)));
       const result = out ?? {};
       checkResult(result, running.name);
-      this.#afterAttempt(running, undefined);
+      this.#afterAttempt(running, undefined, probe);
       return result;
     } catch (err) {
-      this.#afterAttempt(running, err);
+      this.#afterAttempt(running, err, probe);
       throw err;
     } finally {
       // attachments the processor did not read to the end: their files are closed now
@@ -349,9 +360,19 @@ export class AttachmentQueue {
   }
 
   /** After an attempt: blobs of a job that has ended for good are removed (after the retention). */
-  #afterAttempt(job: RunningJob, error: unknown): void {
+  #afterAttempt(job: RunningJob, error: unknown, probe: JobProbe | undefined): void {
     // a worker shutting down releases the job to another worker: it has not ended, its blobs stay
-    if (error !== undefined && job.signal.aborted && isWorkerShutdown(job.signal.reason)) return;
+    const released = error !== undefined && job.signal.aborted && isWorkerShutdown(job.signal.reason);
+    if (probe !== undefined) {
+      const final =
+        !released && (error === undefined || isUnrecoverable(error) || job.attempt >= job.maxAttempts);
+      try {
+        probe.finished(error, final);
+      } catch {
+        // an observer's bug must not change the job's outcome
+      }
+    }
+    if (released) return;
     if (error === undefined) this.#scheduleRemoval(job, this.#afterSuccessMs);
     else if (isUnrecoverable(error) || job.attempt >= job.maxAttempts)
       this.#scheduleRemoval(job, this.#afterFailureMs);

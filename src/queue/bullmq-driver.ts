@@ -75,6 +75,11 @@ interface StoredData extends JobData {
 
 type BullJob = Job<StoredData, JsonObject, string>;
 
+/** A job's carried headers (observer.ts), as a part to spread: none when it has none. */
+function withHeaders(data: JobData): { readonly headers?: { readonly [name: string]: string } } {
+  return data.headers === undefined ? {} : { headers: data.headers };
+}
+
 /** Failures cross Redis as BullMQ's `failedReason` (a string): name and code ride along in this form. */
 const FAILURE_MARK = 'svc-failure:';
 
@@ -216,7 +221,7 @@ export class BullMqDriver implements QueueDriver {
       const backoff = options.backoff ?? DEFAULT_BACKOFF;
       const job = await this.#queue.add(
         name,
-        { payload: data.payload, blobs: data.blobs, nonce },
+        { payload: data.payload, blobs: data.blobs, nonce, ...withHeaders(data) },
         {
           jobId: toBullId(id),
           attempts: options.attempts ?? DEFAULT_ATTEMPTS,
@@ -432,7 +437,7 @@ export class BullMqDriver implements QueueDriver {
       const run: RunningJob = {
         id,
         name: job.name,
-        data: { payload: job.data.payload, blobs: job.data.blobs },
+        data: { payload: job.data.payload, blobs: job.data.blobs, ...withHeaders(job.data) },
         attempt: job.attemptsMade + 1,
         maxAttempts,
         signal: abort.signal,
@@ -565,7 +570,7 @@ export class BullMqDriver implements QueueDriver {
       progress,
       attempts: job.attemptsMade + (state === 'ACTIVE' ? 1 : 0),
       maxAttempts: job.opts.attempts ?? 1,
-      data: { payload: job.data.payload, blobs: job.data.blobs },
+      data: { payload: job.data.payload, blobs: job.data.blobs, ...withHeaders(job.data) },
       ...(state === 'COMPLETED' && job.returnvalue !== undefined && job.returnvalue !== null
         ? { result: job.returnvalue }
         : {}),

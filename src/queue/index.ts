@@ -30,6 +30,7 @@ export {
   isFinalState,
 } from './job';
 export type { JobHandler, JobWorker, QueueDriver, RunningJob } from './driver';
+export { type JobObserver, type JobProbe, composeJobObservers } from './observer';
 export { type InProcessDriverOptions, InProcessDriver } from './in-process-driver';
 export { type BullMqDriverOptions, BullMqDriver } from './bullmq-driver';
 export {

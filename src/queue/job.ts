@@ -56,6 +56,11 @@ export interface JobBlob {
 export interface JobData {
   readonly payload: JsonObject;
   readonly blobs: readonly JobBlob[];
+  /**
+   * Context carried from the enqueuer to the worker (the W3C `traceparent` and `tracestate` of the request
+   * that added the job), as job observers give it (observer.ts); absent when none did.
+   */
+  readonly headers?: { readonly [name: string]: string };
 }
 
 /** Why a job failed (its last attempt's error). */

@@ -199,6 +199,7 @@ export {
   registerResource,
   registerResources,
 } from './registration';
+export { type RequestObserver, type RequestProbe, composeRequestObservers } from './observer';
 export { DEFAULT_MAX_BATCH_SIZE, withMaxBatchSize } from './batch-limit';
 export {
   type OptionsAnswer,

@@ -18,6 +18,7 @@ import { DEFAULT_MAX_BATCH_SIZE } from '../resources/batch-limit';
 import { registerResources } from '../resources/registration';
 import type { EncodedResponse, RequestFilter, ResourceRequest } from '../resources/request';
 import { ResourcePipeline } from './pipeline';
+import { type RequestObserver, composeRequestObservers } from '../resources/observer';
 import { type ValidationFilterOptions, validationFilter } from './validation-filter';
 import { tunnelingFilter } from './tunneling-filter';
 import {
@@ -95,6 +96,11 @@ export interface SvcPluginOptions {
    * own `timeout` wins. Default: none.
    */
   readonly timeout?: number;
+  /**
+   * Watchers of every request, in order (metrics, traces, access logs and request ids from
+   * `src/runtime/`; observer.ts says what they see). Default none, which costs nothing.
+   */
+  readonly observers?: readonly RequestObserver[];
 }
 
 /** {@link SvcPluginOptions} with every default applied. */
@@ -111,6 +117,7 @@ export interface ResolvedSvcOptions {
   readonly maxBodyBytes: number;
   readonly maxBatchSize: number;
   readonly timeout: number | undefined;
+  readonly observers: readonly RequestObserver[];
 }
 
 /** The default largest request body: 1 MiB, as fastify's `bodyLimit`. */
@@ -129,6 +136,7 @@ const KNOWN_OPTIONS = new Set([
   'maxBodyBytes',
   'maxBatchSize',
   'timeout',
+  'observers',
   // fastify's own register options
   'prefix',
   'logLevel',
@@ -218,7 +226,14 @@ export function resolveSvcOptions(options: SvcPluginOptions): ResolvedSvcOptions
     (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0 || timeout > 2 ** 31 - 1)
   )
     throw new SvcPluginOptionsError('timeout', 'must be a positive number of milliseconds');
+  const observers = options.observers ?? [];
+  if (
+    !Array.isArray(observers) ||
+    !observers.every((o) => typeof (o as RequestObserver)?.start === 'function')
+  )
+    throw new SvcPluginOptionsError('observers', 'must be a list of request observers (with a start method)');
   return Object.freeze({
+    observers,
     timeout,
     resources: options.resources,
     headers,
@@ -262,6 +277,7 @@ export function createResourcePipeline(options: ResolvedSvcOptions): ResourcePip
     maxBodyBytes: options.maxBodyBytes,
     maxBatchSize: options.maxBatchSize,
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+    observer: composeRequestObservers(options.observers),
   });
 }
 

@@ -50,6 +50,7 @@ import type {
 } from '../resources/request';
 import { type RouteResult, route } from './router';
 import { SLICED_BATCH_SIZE, type SliceOwner, nextSlice, runNow, runSliced } from '../resources/slices';
+import { type RequestObserver, type RequestProbe, observeResponse } from '../resources/observer';
 
 /**
  * The request path (docs/architecture.md, "The request path") as one pipeline of small functions:
@@ -75,6 +76,8 @@ export interface PipelineConfig {
   readonly maxBodyBytes?: number;
   /** Most items of a batch request whose method sets no limit itself. Default 1 000. */
   readonly maxBatchSize?: number;
+  /** Watches every request (metrics, traces, access logs: src/runtime/); observer.ts. Default none. */
+  readonly observer?: RequestObserver;
 }
 
 /** Aborts every response data source a handler set (the request failed, or its response has no body). */
@@ -161,10 +164,14 @@ class RequestState {
    * response's protocol headers are named in it (issue 26: a Rest.li client reads `X-RestLi-Id` back).
    */
   family = 0;
-  constructor(request: ResourceRequest, log: SvcLogger, lowerCaseHeaders: boolean) {
+  /** The observers' probe of this request (observer.ts), and the error an error response stands for. */
+  readonly probe: RequestProbe | undefined;
+  error: unknown;
+  constructor(request: ResourceRequest, log: SvcLogger, lowerCaseHeaders: boolean, probe?: RequestProbe) {
     this.request = request;
     this.log = log;
     this.lowerCaseHeaders = lowerCaseHeaders ? request.headers : undefined;
+    this.probe = probe;
   }
 }
 
@@ -249,8 +256,22 @@ export class ResourcePipeline {
     log: SvcLogger,
     lowerCaseHeaders = false,
   ): EncodedResponse | Promise<EncodedResponse> {
-    const state = new RequestState(request, log, lowerCaseHeaders);
-    if (this.families.length > 1) state.family = this.familyOf(request.headers, lowerCaseHeaders);
+    const probe = this.config.observer === undefined ? undefined : this.config.observer.start(request);
+    if (probe === undefined)
+      return this.handleState(new RequestState(request, log, lowerCaseHeaders), request);
+    const state = new RequestState(request, log, lowerCaseHeaders, probe);
+    return observeResponse(
+      probe,
+      probe.run(() => this.handleState(state, request)),
+      () => state.error,
+    );
+  }
+
+  private handleState(
+    state: RequestState,
+    request: ResourceRequest,
+  ): EncodedResponse | Promise<EncodedResponse> {
+    if (this.families.length > 1) state.family = this.familyOf(request.headers, state.lowerCaseHeaders !== undefined);
     try {
       const out =
         this.requestFilters.length === 0
@@ -271,7 +292,11 @@ export class ResourcePipeline {
     err: unknown,
     log: SvcLogger,
   ): EncodedResponse | Promise<EncodedResponse> {
-    return this.fail(new RequestState(request, log, false), err);
+    const probe = this.config.observer === undefined ? undefined : this.config.observer.start(request);
+    const state = new RequestState(request, log, false, probe);
+    return probe === undefined
+      ? this.fail(state, err)
+      : observeResponse(probe, this.fail(state, err), () => state.error);
   }
 
   /** A streamed body (`multipart/related`) is decoded first: its payload, then whether attachments follow. */
@@ -328,6 +353,7 @@ export class ResourcePipeline {
     );
     if (items !== undefined) runNow(items);
     state.call = call;
+    if (state.probe !== undefined) state.probe.routed(call.invocation, call.batchSize);
     // a large batch goes on in slices, so that other requests are served in between (issue 22)
     if (call.batchSize >= SLICED_BATCH_SIZE) return this.serveSliced(state, call);
     return this.invokeFiltered(state, call);
@@ -452,6 +478,7 @@ export class ResourcePipeline {
       connection?.off('close', onClose);
     }
     state.call = call;
+    if (state.probe !== undefined) state.probe.routed(call.invocation, call.batchSize);
     if (call.batchSize >= SLICED_BATCH_SIZE) return this.serveSliced(state, call);
     return this.invokeFiltered(state, call);
   }
@@ -747,6 +774,7 @@ export class ResourcePipeline {
 
   /** The error response for `err`, through the response filters; never throws. */
   private fail(state: RequestState, err: unknown): EncodedResponse | Promise<EncodedResponse> {
+    state.error = err;
     // wire facts §6.5: unread request attachments are drained, response data sources aborted
     state.related?.drain();
     abortResponseAttachments(state.call?.invocation.ctx, err);

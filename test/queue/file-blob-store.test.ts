@@ -126,7 +126,7 @@ describe('file blob store', () => {
   });
 
   it('sweeps another host’s partial writes once their heartbeat goes stale, while open', async () => {
-    const store = await FileBlobStore.open({ dir, staleAfterMs: 600, heartbeatMs: 20 });
+    const store = await FileBlobStore.open({ dir, staleAfterMs: 3000, heartbeatMs: 20 });
     await leftover('elsewhere~42~0badc0ffee05', 0);
     expect(await partialFiles(dir)).toEqual(['elsewhere~42~0badc0ffee05/leftover']);
     // nothing touches it any more: a later sweep finds its heartbeat stale

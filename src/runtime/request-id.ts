@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { LogController } from 'fastify';
+import type { RequestObserver, ResourceRequest } from '../resources';
+
+/**
+ * Request ids: the `X-Request-Id` a client (or a proxy in front) sent, or a new one; echoed on the
+ * response, written in the access log line and, through fastify's request logger, in every log line of
+ * the request (error responses' logs included). The id lives in the request's own headers, so that every
+ * layer that reads it (fastify's `genReqId`, the observer, the access log) sees the same one.
+ */
+
+/** Options of {@link requestIds} and {@link fastifyRequestIdOptions}. */
+export interface RequestIdOptions {
+  /** The header, lower case. Default `x-request-id`. */
+  readonly header?: string;
+  /** Makes an id when the request has none (or an unusable one). Default `crypto.randomUUID`. */
+  readonly generate?: () => string;
+  /** Echo the id on the response. Default true. */
+  readonly echo?: boolean;
+}
+
+export const DEFAULT_REQUEST_ID_HEADER = 'x-request-id';
+
+/** An id taken as sent: 1 to 200 visible ASCII characters (no spaces: it goes into log lines and headers). */
+const USABLE_ID = /^[\x21-\x7e]{1,200}$/;
+
+type MutableHeaders = { [name: string]: string | string[] | undefined };
+
+/** The request's id (as {@link requestIds} or {@link fastifyRequestIdOptions} set it), if any. */
+export function requestIdOf(
+  request: Pick<ResourceRequest, 'headers'>,
+  header = DEFAULT_REQUEST_ID_HEADER,
+): string | undefined {
+  const v = request.headers[header];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Takes the id of `headers`, or puts a new one there; returns it. */
+function ensureId(headers: MutableHeaders, header: string, generate: () => string): string {
+  const v = headers[header];
+  if (typeof v === 'string' && USABLE_ID.test(v)) return v;
+  const id = generate();
+  headers[header] = id;
+  return id;
+}
+
+function resolve(options: RequestIdOptions): { header: string; generate: () => string; echo: boolean } {
+  const header = (options.header ?? DEFAULT_REQUEST_ID_HEADER).toLowerCase();
+  if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(header))
+    throw new TypeError(`requestIds: bad header name '${header}'`);
+  const generate = options.generate ?? randomUUID;
+  if (typeof generate !== 'function') throw new TypeError('requestIds: generate must be a function');
+  return { header, generate, echo: options.echo ?? true };
+}
+
+/**
+ * The observer that gives every request an id: the one it came with, else a new one (put in the request's
+ * headers, where the access log and handlers read it: `ctx.headers['x-request-id']`), and echoes it on
+ * the response. It needs no probe: it costs the header check and, for a request without an id, one UUID.
+ * Put it first among the observers.
+ */
+export function requestIds(options: RequestIdOptions = {}): RequestObserver {
+  const { header, generate, echo } = resolve(options);
+  return {
+    start(request) {
+      const id = ensureId(request.headers as MutableHeaders, header, generate);
+      if (echo) {
+        // Node's ServerResponse: the header joins those the HTTP layer writes with the status
+        const res = request.connection as { setHeader?: (n: string, v: string) => unknown } | undefined;
+        if (res !== undefined && typeof res.setHeader === 'function') res.setHeader(header, id);
+      }
+      return undefined;
+    },
+  };
+}
+
+/**
+ * fastify server options that make fastify's request id the same id (`request.id`, and `reqId` in every
+ * line `request.log` writes), and turn off fastify's own two lines per request (the access log writes
+ * one): `fastify({ ...svcServerOptions(), ...fastifyRequestIdOptions(), loggerInstance })`.
+ */
+export function fastifyRequestIdOptions(options: RequestIdOptions = {}): {
+  readonly requestIdHeader: false;
+  readonly genReqId: (req: IncomingMessage) => string;
+  readonly logController: LogController;
+} {
+  const { header, generate } = resolve(options);
+  return Object.freeze({
+    requestIdHeader: false,
+    genReqId: (req: IncomingMessage) => ensureId(req.headers as MutableHeaders, header, generate),
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'reqId' }),
+  });
+}

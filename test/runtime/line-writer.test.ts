@@ -1,0 +1,83 @@
+/**
+ * The access log's writer: lines come out whole and in order, `flush` resolves once they are written,
+ * and a process that exits right after logging (no flush) still has every line written.
+ */
+import { spawnSync } from 'node:child_process';
+import fs, { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import path from 'node:path';
+import { LineWriter } from '../../src';
+import { tempDirs } from '../support/temp-dirs';
+
+const tempDir = tempDirs('svc-line-writer-');
+
+it.each([
+  ['small blocks (many writes)', 64],
+  ['the default block (one write)', undefined],
+])('writes every line in order with %s, and flush waits for them', async (_what, blockBytes) => {
+  const file = path.join(tempDir(), 'lines.log');
+  const w = new LineWriter(file, blockBytes === undefined ? {} : { blockBytes });
+  const expected: string[] = [];
+  for (let i = 0; i < 500; i++) {
+    const line = `{"n":${i},"text":"${'é'.repeat(i % 7)}"}\n`;
+    expected.push(line);
+    w.write(line);
+  }
+  await w.flush();
+  expect(readFileSync(file, 'utf8')).toBe(expected.join(''));
+  await w.close();
+  expect(w.write('after close\n')).toBe(false);
+});
+
+it('writes what is buffered when the process exits without a flush', () => {
+  const file = path.join(tempDir(), 'exit.log');
+  const script = `
+    const { LineWriter } = require(${JSON.stringify(path.join(__dirname, '../../src/runtime/line-writer'))});
+    const w = new LineWriter(process.argv[1], { flushMs: 60000 });
+    for (let i = 0; i < 1000; i++) w.write('line ' + i + '\\n');
+    process.exit(0);
+  `;
+  const r = spawnSync(process.execPath, ['-r', '@swc-node/register', '-e', script, file], {
+    encoding: 'utf8',
+  });
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
+  expect(lines).toHaveLength(1000);
+  expect(lines[999]).toBe('line 999');
+});
+
+it('writes to a pipe in whole lines of at most 4 KiB, which POSIX keeps whole among other writers', async () => {
+  const fifo = path.join(tempDir(), 'pipe');
+  expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+  // read-write: opening does not wait for a reader, and the test reads back from the same descriptor
+  const fd = openSync(fifo, 'r+');
+  const sizes: string[] = [];
+  const write = jest.spyOn(fs, 'write');
+  try {
+    const w = new LineWriter(fd);
+    const expected: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      const line = `${JSON.stringify({ i, pad: 'x'.repeat(300) })}\n`;
+      expected.push(line);
+      w.write(line);
+    }
+    await w.flush();
+    for (const call of write.mock.calls) {
+      const buf = call[1] as unknown as Buffer;
+      sizes.push(
+        `${buf.length <= 4096 ? 'fits' : `too long: ${buf.length}`} ${buf.at(-1) === 10 ? 'whole' : 'cut'}`,
+      );
+    }
+    expect(new Set(sizes)).toEqual(new Set(['fits whole']));
+    expect(sizes.length).toBeGreaterThan(10);
+    const back = Buffer.alloc(65_536);
+    const n = readSync(fd, back, 0, back.length, null);
+    expect(back.subarray(0, n).toString()).toBe(expected.join(''));
+    await w.close();
+  } finally {
+    write.mockRestore();
+    closeSync(fd);
+  }
+});
