@@ -126,6 +126,7 @@ describe('file blob store', () => {
   });
 
   it('sweeps another host’s partial writes once their heartbeat goes stale, while open', async () => {
+    // stale after 3 s, not less: on a loaded machine the first look below may come later than that
     const store = await FileBlobStore.open({ dir, staleAfterMs: 3000, heartbeatMs: 20 });
     await leftover('elsewhere~42~0badc0ffee05', 0);
     expect(await partialFiles(dir)).toEqual(['elsewhere~42~0badc0ffee05/leftover']);
