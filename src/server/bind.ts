@@ -27,7 +27,13 @@ import { keyAsIs } from '../resources/key-types';
 import { PatchRequest, checkPatch } from '../resources/patch';
 import type { RouteResult } from './router';
 import { ITEMS_PER_STEP, type Steps, runNow } from '../resources/slices';
-import type { BoundInput, Invocation, RequestHeaders, ResourceContext, SvcLogger } from '../resources/request';
+import type {
+  BoundInput,
+  Invocation,
+  RequestHeaders,
+  ResourceContext,
+  SvcLogger,
+} from '../resources/request';
 
 /**
  * Argument binding (the reference's `ArgumentBuilder`): from the routed request, the handler's arguments

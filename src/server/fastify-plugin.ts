@@ -23,7 +23,7 @@ import { type ValidationFilterOptions, validationFilter } from './validation-fil
 import { tunnelingFilter } from './tunneling-filter';
 import {
   EMPTY_ATTRIBUTES,
-  NON_ASCII,
+  setHeaders,
   answerExpectations,
   answerHalfClosedRequests,
   isPromise,
@@ -321,17 +321,13 @@ function svcRequest(request: FastifyRequest, prefix: string, reply?: FastifyRepl
 }
 
 const PASS_THROUGH = (payload: unknown): string => payload as string;
+const setReplyHeader = (reply: FastifyReply, name: string, value: string): unknown =>
+  reply.header(name, value);
 
 function send(reply: FastifyReply, out: EncodedResponse): void {
   reply.code(out.status);
-  const headers = out.headers;
-  let latin1 = false;
   // reply.header() per name: reply.headers() makes an array of names per response
-  for (const name in headers) {
-    const value = headers[name]!;
-    reply.header(name, value);
-    if (!latin1 && NON_ASCII.test(value)) latin1 = true;
-  }
+  const latin1 = setHeaders(out.headers, reply, setReplyHeader);
   const body = out.body;
   if (out.stream !== undefined) reply.send(out.stream);
   else if (body === undefined) reply.send();

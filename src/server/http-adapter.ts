@@ -14,7 +14,26 @@ import type { ResourcePipeline } from './pipeline';
 export const EMPTY_ATTRIBUTES: ReadonlyMap<string | symbol, unknown> = new Map();
 
 // eslint-disable-next-line no-control-regex -- any byte beyond ASCII
-export const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * Sets a response's headers through `set` (fastify's `reply.header`, Node's `res.setHeader`); says whether a
+ * value holds characters beyond ASCII, which decides how the body is written (see the adapters' `send`).
+ * `set` is a module-level function taking the target, so that no closure is made per response.
+ */
+export function setHeaders<T>(
+  headers: { readonly [name: string]: string },
+  target: T,
+  set: (target: T, name: string, value: string) => unknown,
+): boolean {
+  let latin1 = false;
+  for (const name in headers) {
+    const value = headers[name]!;
+    set(target, name, value);
+    if (!latin1 && NON_ASCII.test(value)) latin1 = true;
+  }
+  return latin1;
+}
 
 export function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
   return v instanceof Promise;

@@ -4,7 +4,7 @@ import { rawPathOf, rawQueryOf } from '../protocol';
 import { HttpClientError, RequestBodyError, SvcPluginOptionsError } from '../resources/errors';
 import {
   EMPTY_ATTRIBUTES,
-  NON_ASCII,
+  setHeaders,
   answerExpectations,
   answerHalfClosedRequests,
   isPromise,
@@ -228,19 +228,16 @@ function respond(res: ServerResponse, out: EncodedResponse | Promise<EncodedResp
   else write(res, out);
 }
 
+const setResponseHeader = (res: ServerResponse, name: string, value: string): unknown =>
+  res.setHeader(name, value);
+
 /** Writes an encoded response: headers and body in one write when the body is text (one syscall). */
 function write(res: ServerResponse, out: EncodedResponse): void {
   if (res.destroyed) {
     out.stream?.destroy();
     return;
   }
-  const headers = out.headers;
-  let latin1 = false;
-  for (const name in headers) {
-    const value = headers[name]!;
-    res.setHeader(name, value);
-    if (!latin1 && NON_ASCII.test(value)) latin1 = true;
-  }
+  const latin1 = setHeaders(out.headers, res, setResponseHeader);
   const stream = out.stream;
   if (stream !== undefined) {
     res.statusCode = out.status;

@@ -271,7 +271,8 @@ export class ResourcePipeline {
     state: RequestState,
     request: ResourceRequest,
   ): EncodedResponse | Promise<EncodedResponse> {
-    if (this.families.length > 1) state.family = this.familyOf(request.headers, state.lowerCaseHeaders !== undefined);
+    if (this.families.length > 1)
+      state.family = this.familyOf(request.headers, state.lowerCaseHeaders !== undefined);
     try {
       const out =
         this.requestFilters.length === 0

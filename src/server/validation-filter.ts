@@ -16,7 +16,14 @@ import type { RecordTemplate } from '../templates';
 import type { ComplexResourceKey } from '../resources/key-types';
 import { PatchRequest } from '../resources/patch';
 import type { BoundInput, Invocation, RequestFilter, ResourceResponse } from '../resources/request';
-import { ITEMS_PER_STEP, SLICED_BATCH_SIZE, type SliceOwner, type Steps, runNow, runSliced } from '../resources/slices';
+import {
+  ITEMS_PER_STEP,
+  SLICED_BATCH_SIZE,
+  type SliceOwner,
+  type Steps,
+  runNow,
+  runSliced,
+} from '../resources/slices';
 
 /**
  * The validation filter (the reference's `RestLiValidationFilter`), on for every resource unless the server
