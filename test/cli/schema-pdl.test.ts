@@ -27,7 +27,7 @@ describe('svc schema with PDL', () => {
   it('reads a .pdl file like a .pdsc file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-pdl-cli-'));
     const file = join(dir, 'Point.pdl');
-    writeFileSync(file, 'namespace geo\n/** A point. */\nrecord Point { x: int, y: optional int = 0 }\n');
+    writeFileSync(file, 'namespace geo\n/**\n * A point.\n */\nrecord Point { x: int, y: optional int = 0 }\n');
     const res = await runCli(['schema', file]);
     expect(res.code).toBe(0);
     expect(res.stdout.toString('utf8')).toBe(

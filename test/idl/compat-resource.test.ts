@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareSnapshots, type CompatChange, type CompatKind } from '../../src/idl/compat/resource-compat';
 import { CompatInputError } from '../../src/idl/compat/errors';
-import type { IdlJsonObject, ResourceSchema, Snapshot } from '../../src/idl/restspec-model';
+import type { ActionSchema, IdlJsonObject, ResourceSchema, Snapshot } from '../../src/idl/restspec-model';
 import { parseSnapshot } from '../../src/idl/validate-restspec';
 
 type Mutable<T> = T extends readonly (infer U)[]
@@ -448,5 +448,275 @@ describe('compareSnapshots over Rest.li snapshot pairs', () => {
       read('curr-validationdemos-pass.snapshot.json'),
     ).changes;
     expect(changes.filter((c) => c.class === 'breaking')).toEqual([]);
+  });
+});
+
+/** A change as the tables below state it: `[path, kind, class]`. */
+type Seen = readonly [string, CompatKind, CompatChange['class']];
+
+interface PairRow {
+  readonly rule: string;
+  readonly older: (s: Snap) => void;
+  readonly newer: (s: Snap) => void;
+  readonly expected: readonly Seen[];
+}
+
+function judge(row: PairRow): Seen[] {
+  const older = base();
+  const newer = base();
+  row.older(older);
+  row.newer(newer);
+  return compareSnapshots(older, newer).changes.map((c) => [c.path, c.kind, c.class] as const);
+}
+
+function purge(s: Snap): Mutable<ActionSchema> {
+  return coll(s).actions![0]!;
+}
+
+const legacyParameters: PairRow[] = [
+  {
+    rule: 'finds an action parameter written in the legacy form and with an inline schema text the same parameter',
+    older: (s) => purge(s).parameters!.push({ name: 'flags', type: 'array', items: 'boolean' }),
+    newer: (s) =>
+      purge(s).parameters!.push({ name: 'flags', type: '{ "type" : "array", "items" : "boolean" }' }),
+    expected: [['/photos/collection/actions/purge/parameters/flags', 'DEPRECATED', 'compatible']],
+  },
+  {
+    rule: 'finds the inline schema text and the legacy form the same parameter the other way round',
+    older: (s) =>
+      purge(s).parameters!.push({ name: 'flags', type: '{ "type" : "array", "items" : "boolean" }' }),
+    newer: (s) => purge(s).parameters!.push({ name: 'flags', type: 'array', items: 'boolean' }),
+    expected: [['/photos/collection/actions/purge/parameters/flags', 'DEPRECATED', 'compatible']],
+  },
+  {
+    rule: 'finds the legacy form and an inline schema written as a JSON object (older files) the same parameter',
+    older: (s) => purge(s).parameters!.push({ name: 'flags', type: 'array', items: 'boolean' }),
+    newer: (s) =>
+      purge(s).parameters!.push({ name: 'flags', type: { type: 'array', items: 'boolean' } as never }),
+    expected: [['/photos/collection/actions/purge/parameters/flags', 'DEPRECATED', 'compatible']],
+  },
+  {
+    rule: 'finds a finder parameter of named items the same in both spellings',
+    older: (s) =>
+      coll(s).finders![0]!.parameters!.push({ name: 'tones', type: 'array', items: 'com.example.Tone' }),
+    newer: (s) =>
+      coll(s).finders![0]!.parameters!.push({
+        name: 'tones',
+        type: '{ "type" : "array", "items" : "com.example.Tone" }',
+      }),
+    expected: [['/photos/collection/finders/search/parameters/tones', 'DEPRECATED', 'compatible']],
+  },
+  {
+    rule: 'still compares the item types across the two spellings',
+    older: (s) => purge(s).parameters!.push({ name: 'flags', type: 'array', items: 'boolean' }),
+    newer: (s) => purge(s).parameters!.push({ name: 'flags', type: '{ "type" : "array", "items" : "int" }' }),
+    expected: [
+      ['/photos/collection/actions/purge/parameters/flags', 'DEPRECATED', 'compatible'],
+      [
+        '/photos/collection/actions/purge/parameters/flags/items',
+        'TYPE_BREAKS_NEW_AND_OLD_READERS',
+        'breaking',
+      ],
+    ],
+  },
+  {
+    rule: 'reports a legacy array parameter that becomes a non-array type as a TYPE_ERROR',
+    older: (s) => purge(s).parameters!.push({ name: 'flags', type: 'array', items: 'boolean' }),
+    newer: (s) => purge(s).parameters!.push({ name: 'flags', type: 'boolean' }),
+    expected: [
+      ['/photos/collection/actions/purge/parameters/flags', 'DEPRECATED', 'compatible'],
+      ['/photos/collection/actions/purge/parameters/flags/type', 'TYPE_ERROR', 'breaking'],
+    ],
+  },
+];
+
+const throwsLists: PairRow[] = [
+  {
+    rule: 'classifies an exception no longer listed in throws as compatible',
+    older: (s) => (purge(s).throws = ['com.example.PurgeFailed', 'java.io.IOException']),
+    newer: (s) => (purge(s).throws = ['com.example.PurgeFailed']),
+    expected: [['/photos/collection/actions/purge/throws', 'SUPERSET', 'compatible']],
+  },
+  {
+    rule: 'classifies a dropped throws list as compatible',
+    older: (s) => (purge(s).throws = ['com.example.PurgeFailed']),
+    newer: () => undefined,
+    expected: [['/photos/collection/actions/purge/throws', 'OPTIONAL_VALUE', 'compatible']],
+  },
+  {
+    rule: 'classifies a newly listed exception as breaking, as Rest.li does',
+    older: (s) => (purge(s).throws = ['com.example.PurgeFailed']),
+    newer: (s) => (purge(s).throws = ['com.example.PurgeFailed', 'java.io.IOException']),
+    expected: [['/photos/collection/actions/purge/throws', 'ARRAY_NOT_CONTAIN', 'breaking']],
+  },
+  {
+    rule: 'classifies a throws list where there was none as breaking, as Rest.li does',
+    older: () => undefined,
+    newer: (s) => (purge(s).throws = ['java.io.IOException']),
+    expected: [['/photos/collection/actions/purge/throws', 'VALUE_WRONG_OPTIONALITY', 'breaking']],
+  },
+  {
+    rule: 'sees no change in a reordered throws list or an empty one',
+    older: (s) => {
+      purge(s).throws = ['a.A', 'b.B'];
+      coll(s).entity.actions = [{ name: 'touch', throws: [] }];
+    },
+    newer: (s) => {
+      purge(s).throws = ['b.B', 'a.A'];
+      coll(s).entity.actions = [{ name: 'touch' }];
+    },
+    expected: [],
+  },
+];
+
+const notFound = { status: 404, code: 'NO_PHOTO', message: 'No such photo' };
+const serviceErrors: PairRow[] = [
+  {
+    rule: 'sees no change for a method that keeps an error moved from its resource onto itself',
+    older: (s) => (coll(s).serviceErrors = [notFound]),
+    newer: (s) => (coll(s).methods![1]!.serviceErrors = [notFound]),
+    expected: [
+      // `get` has NO_PHOTO either way; every other method of the resource no longer does.
+      ['/photos/collection/methods/create/serviceErrors/NO_PHOTO', 'SERVICE_ERROR_REMOVED', 'compatible'],
+      [
+        '/photos/collection/batchFinders/searchMany/serviceErrors/NO_PHOTO',
+        'SERVICE_ERROR_REMOVED',
+        'compatible',
+      ],
+      ['/photos/collection/finders/search/serviceErrors/NO_PHOTO', 'SERVICE_ERROR_REMOVED', 'compatible'],
+      ['/photos/collection/actions/purge/serviceErrors/NO_PHOTO', 'SERVICE_ERROR_REMOVED', 'compatible'],
+    ],
+  },
+  {
+    rule: 'classifies an error moved from a method to its resource as added for the other methods only',
+    older: (s) => (coll(s).methods![1]!.serviceErrors = [notFound]),
+    newer: (s) => {
+      coll(s).serviceErrors = [notFound];
+      coll(s).entity.actions = [{ name: 'touch' }];
+    },
+    expected: [
+      ['/photos/collection/methods/create/serviceErrors/NO_PHOTO', 'SERVICE_ERROR_ADDED', 'breaking'],
+      [
+        '/photos/collection/batchFinders/searchMany/serviceErrors/NO_PHOTO',
+        'SERVICE_ERROR_ADDED',
+        'breaking',
+      ],
+      ['/photos/collection/finders/search/serviceErrors/NO_PHOTO', 'SERVICE_ERROR_ADDED', 'breaking'],
+      ['/photos/collection/actions/purge/serviceErrors/NO_PHOTO', 'SERVICE_ERROR_ADDED', 'breaking'],
+      ['/photos/collection/entity/actions', 'SUPERSET', 'compatible'],
+    ],
+  },
+  {
+    rule: 'applies resource-level errors to entity actions, and compares a changed one at each method',
+    older: (s) => {
+      coll(s).serviceErrors = [notFound];
+      coll(s).supports = ['get'];
+      coll(s).methods = [{ method: 'get' }];
+      coll(s).finders = [];
+      coll(s).batchFinders = [];
+      coll(s).actions = [];
+      coll(s).entity.actions = [{ name: 'touch' }];
+    },
+    newer: (s) => {
+      coll(s).serviceErrors = [{ ...notFound, status: 410 }];
+      coll(s).supports = ['get'];
+      coll(s).methods = [{ method: 'get' }];
+      coll(s).finders = [];
+      coll(s).batchFinders = [];
+      coll(s).actions = [];
+      coll(s).entity.actions = [{ name: 'touch', serviceErrors: [{ status: 409, code: 'BUSY' }] }];
+    },
+    expected: [
+      ['/photos/collection/methods/get/serviceErrors/NO_PHOTO/status', 'VALUE_NOT_EQUAL', 'breaking'],
+      [
+        '/photos/collection/entity/actions/touch/serviceErrors/NO_PHOTO/status',
+        'VALUE_NOT_EQUAL',
+        'breaking',
+      ],
+      ['/photos/collection/entity/actions/touch/serviceErrors/BUSY', 'SERVICE_ERROR_ADDED', 'breaking'],
+    ],
+  },
+  {
+    rule: "does not apply a resource's errors to its subresources' methods",
+    older: (s) => {
+      coll(s).entity.subresources = [
+        { name: 'albums', path: '/photos/{photosId}/albums', actionsSet: { actions: [{ name: 'sync' }] } },
+      ];
+    },
+    newer: (s) => {
+      coll(s).serviceErrors = [notFound];
+      coll(s).entity.subresources = [
+        { name: 'albums', path: '/photos/{photosId}/albums', actionsSet: { actions: [{ name: 'sync' }] } },
+      ];
+    },
+    expected: [
+      // Every method of `photos` newly carries NO_PHOTO; `albums/sync` does not.
+      ['/photos/collection/methods/create/serviceErrors/NO_PHOTO', 'SERVICE_ERROR_ADDED', 'breaking'],
+      ['/photos/collection/methods/get/serviceErrors/NO_PHOTO', 'SERVICE_ERROR_ADDED', 'breaking'],
+      [
+        '/photos/collection/batchFinders/searchMany/serviceErrors/NO_PHOTO',
+        'SERVICE_ERROR_ADDED',
+        'breaking',
+      ],
+      ['/photos/collection/finders/search/serviceErrors/NO_PHOTO', 'SERVICE_ERROR_ADDED', 'breaking'],
+      ['/photos/collection/actions/purge/serviceErrors/NO_PHOTO', 'SERVICE_ERROR_ADDED', 'breaking'],
+    ],
+  },
+];
+
+const siteByEachSite: PairRow[] = [
+  {
+    rule: 'reports the same unnamed type change at every site it is made',
+    older: (s) => {
+      coll(s).finders![0]!.parameters!.push({ name: 'limit', type: 'string' });
+      purge(s).parameters!.push({ name: 'limit', type: 'string' });
+    },
+    newer: (s) => {
+      coll(s).finders![0]!.parameters!.push({ name: 'limit', type: 'int' });
+      purge(s).parameters!.push({ name: 'limit', type: 'int' });
+    },
+    expected: [
+      [
+        '/photos/collection/finders/search/parameters/limit/type',
+        'TYPE_BREAKS_NEW_AND_OLD_READERS',
+        'breaking',
+      ],
+      [
+        '/photos/collection/actions/purge/parameters/limit/type',
+        'TYPE_BREAKS_NEW_AND_OLD_READERS',
+        'breaking',
+      ],
+    ],
+  },
+  {
+    rule: 'reports a batch size whose validation is turned on as that one change, whatever the value did',
+    older: (s) => (coll(s).batchFinders![0]!.maxBatchSize = { value: 10, validate: false }),
+    newer: (s) => (coll(s).batchFinders![0]!.maxBatchSize = { value: 20, validate: true }),
+    expected: [
+      ['/photos/collection/batchFinders/searchMany', 'MAX_BATCH_SIZE_TURN_ON_VALIDATION', 'breaking'],
+    ],
+  },
+];
+
+describe('compareSnapshots judges as Rest.li does (issue 26)', () => {
+  describe('legacy `items` parameters', () => {
+    it.each(legacyParameters.map((r) => [r.rule, r] as const))('%s', (_rule, row) => {
+      expect(judge(row)).toEqual(row.expected);
+    });
+  });
+  describe('throws lists', () => {
+    it.each(throwsLists.map((r) => [r.rule, r] as const))('%s', (_rule, row) => {
+      expect(judge(row)).toEqual(row.expected);
+    });
+  });
+  describe('service errors, resource-level ones applying to each method', () => {
+    it.each(serviceErrors.map((r) => [r.rule, r] as const))('%s', (_rule, row) => {
+      expect(judge(row)).toEqual(row.expected);
+    });
+  });
+  describe('type sites and batch sizes', () => {
+    it.each(siteByEachSite.map((r) => [r.rule, r] as const))('%s', (_rule, row) => {
+      expect(judge(row)).toEqual(row.expected);
+    });
   });
 });

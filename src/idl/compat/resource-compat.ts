@@ -55,6 +55,7 @@ export const COMPAT_KINDS = {
   RESOURCE_MISSING: 'breaking',
   TYPE_MISSING: 'breaking',
   TYPE_UNKNOWN: 'breaking',
+  TYPE_ERROR: 'breaking',
   VALUE_NOT_EQUAL: 'breaking',
   VALUE_WRONG_OPTIONALITY: 'breaking',
   ENUM_VALUE_ADDED: 'wire-compatible',
@@ -306,6 +307,11 @@ class ResourceCheck {
   readonly #usage = new Map<string, Set<'request' | 'response'>>();
   /** Type-site changes, held until usages are known (a model's usage may come from a later site). */
   readonly #typeChanges: { change: SchemaChange; usage: TypeUsage }[] = [];
+  /**
+   * The resource-level service errors of each resource being walked (innermost last): Rest.li's checker
+   * judges service errors per method, each method carrying its resource's errors as well as its own.
+   */
+  readonly #resourceErrors: { prev: readonly ServiceErrorSchema[]; curr: readonly ServiceErrorSchema[] }[] = [];
 
   constructor(prev: Types, curr: Types, options: ResourceCompatOptions) {
     this.#prev = prev;
@@ -362,6 +368,18 @@ class ResourceCheck {
     const after = this.#curr.schema(curr);
     // Two `.restspec.json` files without a resolver path: the same name on both sides is no change.
     if (typeof before === 'string' && typeof after === 'string' && prev === curr) return;
+    this.#compareTypes(tail, prev, curr, before, after, usage);
+  }
+
+  /** The schemas of a type site (or why a side cannot be resolved) compared, their usages noted. */
+  #compareTypes(
+    tail: string,
+    prev: string,
+    curr: string,
+    before: DataSchema | string,
+    after: DataSchema | string,
+    usage: TypeUsage,
+  ): void {
     for (const [side, s, file] of [
       [before, prev, this.#options.files?.older ?? 'old'],
       [after, curr, this.#options.files?.newer ?? 'new'],
@@ -511,7 +529,41 @@ class ResourceCheck {
     }
   }
 
-  /** Values that may only grow (`supports`, `throws`): removed is breaking, added compatible. */
+  /**
+   * An action's `throws` (exception class names), as Rest.li's checker compares it: the list may only
+   * shrink. An exception no longer listed is compatible (`SUPERSET`; the whole list dropped:
+   * `OPTIONAL_VALUE`); a newly listed one is breaking (`ARRAY_NOT_CONTAIN`; a list where there was none:
+   * `VALUE_WRONG_OPTIONALITY`). An empty list counts as no list (Rest.li's tools never write one).
+   */
+  throws(p: readonly string[] | undefined, c: readonly string[] | undefined): void {
+    const before = p !== undefined && p.length > 0 ? p : undefined;
+    const after = c !== undefined && c.length > 0 ? c : undefined;
+    if (before === undefined && after === undefined) return;
+    if (after === undefined) {
+      this.add('OPTIONAL_VALUE', 'The "throws" list has been removed', 'throws');
+      return;
+    }
+    if (before === undefined) {
+      this.add(
+        'VALUE_WRONG_OPTIONALITY',
+        `"throws" may not be added where there was none: ${after.join(', ')}`,
+        'throws',
+      );
+      return;
+    }
+    const added = after.filter((x) => !before.includes(x));
+    const removed = before.filter((x) => !after.includes(x));
+    if (added.length > 0)
+      this.add(
+        'ARRAY_NOT_CONTAIN',
+        `Current field must contain only the previous values; newly thrown: ${added.join(', ')}`,
+        'throws',
+      );
+    else if (removed.length > 0)
+      this.add('SUPERSET', `Previous values no longer present: ${removed.join(', ')}`, 'throws');
+  }
+
+  /** Values that may only grow (`supports`): removed is breaking, added compatible. */
   superset(tail: string, prev: readonly string[] | undefined, curr: readonly string[] | undefined): void {
     const p = prev ?? [];
     const c = curr ?? [];
@@ -553,6 +605,18 @@ class ResourceCheck {
   }
 
   resource(prev: ResourceSchema, curr: ResourceSchema, usageOfValue?: TypeUsage): void {
+    // A subresource's methods carry its own resource-level errors, not its parent's.
+    const errorsOf = (r: ResourceSchema): readonly ServiceErrorSchema[] =>
+      (r.collection ?? r.association ?? r.simple ?? r.actionsSet)?.serviceErrors ?? [];
+    this.#resourceErrors.push({ prev: errorsOf(prev), curr: errorsOf(curr) });
+    try {
+      this.#resource(prev, curr, usageOfValue);
+    } finally {
+      this.#resourceErrors.pop();
+    }
+  }
+
+  #resource(prev: ResourceSchema, curr: ResourceSchema, usageOfValue?: TypeUsage): void {
     this.single('name', prev.name, curr.name);
     this.doc(prev.doc, curr.doc);
     this.annotations(prev.annotations, curr.annotations);
@@ -600,7 +664,6 @@ class ResourceCheck {
         });
         this.keyed(p, c);
       } else if (kind === 'simple') {
-        this.errors(prev.simple!.serviceErrors, curr.simple!.serviceErrors);
         this.superset('supports', prev.simple!.supports, curr.simple!.supports);
         this.byKey(
           'methods',
@@ -618,7 +681,6 @@ class ResourceCheck {
         );
         this.at('entity', () => this.entity(prev.simple!.entity, curr.simple!.entity));
       } else {
-        this.errors(prev.actionsSet!.serviceErrors, curr.actionsSet!.serviceErrors);
         this.byKey(
           'actions',
           prev.actionsSet!.actions,
@@ -641,7 +703,6 @@ class ResourceCheck {
 
   /** What collections and associations share. */
   keyed(p: Omit<CollectionSchema, 'identifier'>, c: Omit<CollectionSchema, 'identifier'>): void {
-    this.errors(p.serviceErrors, c.serviceErrors);
     this.byKey(
       'alternativeKeys',
       p.alternativeKeys,
@@ -755,7 +816,7 @@ class ResourceCheck {
     this.parameters(p.parameters, c.parameters);
     this.type('returns', p.returns, c.returns, 'response', true);
     this.equal('readOnly', p.readOnly ?? false, c.readOnly ?? false);
-    this.superset('throws', p.throws, c.throws);
+    this.throws(p.throws, c.throws);
     this.errors(p.serviceErrors, c.serviceErrors);
   }
 
@@ -793,12 +854,14 @@ class ResourceCheck {
     }
     const pv = p.validate ?? false;
     const cv = c.validate ?? false;
+    // One change per method, as Rest.li: a validation switch is the change, whatever the value did.
     if (!pv && cv)
       this.add('MAX_BATCH_SIZE_TURN_ON_VALIDATION', 'Method updated MaxBatchSize validation from off to on');
-    if (pv && !cv)
+    else if (pv && !cv)
       this.add('MAX_BATCH_SIZE_TURN_OFF_VALIDATION', 'Method updated MaxBatchSize validation from on to off');
-    if (c.value > p.value) this.add('MAX_BATCH_SIZE_VALUE_INCREASED', 'Method increased MaxBatchSize value');
-    if (c.value < p.value) {
+    else if (c.value > p.value)
+      this.add('MAX_BATCH_SIZE_VALUE_INCREASED', 'Method increased MaxBatchSize value');
+    else if (c.value < p.value) {
       if (cv)
         this.add(
           'MAX_BATCH_SIZE_VALUE_DECREASED_WITH_VALIDATION_ON',
@@ -812,11 +875,24 @@ class ResourceCheck {
     }
   }
 
+  /**
+   * The service errors of one method (REST method, finder, batch finder, action), as Rest.li judges them:
+   * what applies to the method is its resource's errors plus its own, on each side. So an error moved
+   * between the resource and a method changes nothing for a method that has it either way; a method that
+   * newly carries an error is `SERVICE_ERROR_ADDED` (breaking), one that no longer does
+   * `SERVICE_ERROR_REMOVED`. Resource-level errors are not reported at the resource itself.
+   */
   errors(p: readonly ServiceErrorSchema[] | undefined, c: readonly ServiceErrorSchema[] | undefined): void {
-    if (p === undefined && c === undefined) return;
-    const key = (e: ServiceErrorSchema): string => e.code;
-    const before = new Map((p ?? []).map((e) => [key(e), e]));
-    const after = new Map((c ?? []).map((e) => [key(e), e]));
+    const level = this.#resourceErrors[this.#resourceErrors.length - 1] ?? { prev: [], curr: [] };
+    // By code; where the resource and the method both declare a code, the resource's stands (Rest.li's union).
+    const union = (...lists: (readonly ServiceErrorSchema[] | undefined)[]): Map<string, ServiceErrorSchema> => {
+      const out = new Map<string, ServiceErrorSchema>();
+      for (const list of lists) for (const e of list ?? []) if (!out.has(e.code)) out.set(e.code, e);
+      return out;
+    };
+    const before = union(level.prev, p);
+    const after = union(level.curr, c);
+    if (before.size === 0 && after.size === 0) return;
     this.at('serviceErrors', () => {
       for (const [code, e] of after) {
         const old = before.get(code);
@@ -824,7 +900,7 @@ class ResourceCheck {
         else {
           this.at(code, () => {
             this.equal('status', old.status, e.status);
-            this.equal('errorDetailType', old.errorDetailType, e.errorDetailType);
+            this.single('errorDetailType', old.errorDetailType, e.errorDetailType);
             this.single('message', old.message, e.message);
           });
           this.superset(`${code}/parameters`, e.parameters, old.parameters);
@@ -859,16 +935,8 @@ class ResourceCheck {
   parameter(p: ParameterSchema, c: ParameterSchema): void {
     this.doc(p.doc, c.doc);
     this.annotations(p.annotations, c.annotations);
-    if (c.items !== undefined) this.add('DEPRECATED', 'The "items" field is deprecated');
-    if (p.items !== undefined || c.items !== undefined) {
-      this.type(
-        'items',
-        p.items ?? this.#itemsOf(p.type),
-        c.items ?? this.#itemsOf(c.type),
-        'request',
-        false,
-      );
-    } else this.type('type', p.type, c.type, 'request', false);
+    if (p.items !== undefined || c.items !== undefined) this.#legacyItems(p, c);
+    else this.type('type', p.type, c.type, 'request', false);
     const wasOptional = effectiveOptional(p);
     const isOptional = effectiveOptional(c);
     if (wasOptional && !isOptional)
@@ -895,15 +963,46 @@ class ResourceCheck {
       );
   }
 
-  /** The item type text of an array type text, for comparing with the deprecated `items` spelling. */
-  #itemsOf(type: string): string | undefined {
-    try {
-      const parsed = JSON.parse(type) as { items?: unknown };
-      if (typeof parsed.items === 'string') return parsed.items;
-      return parsed.items !== undefined ? JSON.stringify(parsed.items) : undefined;
-    } catch {
-      return undefined;
+  /**
+   * A parameter written in the legacy form on either side (`"type" : "array", "items" : "boolean"`), as
+   * Rest.li's checker compares it: the deprecation is noted (compatible), and the item types are compared,
+   * a side without `items` giving the items of its array type (`{ "type" : "array", "items" : "boolean" }`),
+   * so the two spellings of one parameter are the same parameter. A side whose type is not an array is a
+   * `TYPE_ERROR` (breaking).
+   */
+  #legacyItems(p: ParameterSchema, c: ParameterSchema): void {
+    this.add('DEPRECATED', 'The "items" field is deprecated');
+    const sides = [
+      [p, this.#prev],
+      [c, this.#curr],
+    ] as const;
+    const items: { text: string; schema: DataSchema | string }[] = [];
+    for (const [param, types] of sides) {
+      if (param.items !== undefined) {
+        const text = typeText(param.items) ?? '';
+        items.push({ text, schema: types.schema(text) });
+        continue;
+      }
+      const text = typeText(param.type);
+      if (text === undefined) {
+        this.add('TYPE_MISSING', 'Type is required but missing', 'type');
+        return;
+      }
+      const array = types.schema(text);
+      if (typeof array !== 'string' && array.getType() !== 'ARRAY') {
+        this.add('TYPE_ERROR', `expect an array, got ${array.getType()}`, 'type');
+        return;
+      }
+      items.push(
+        typeof array === 'string'
+          ? { text, schema: array }
+          : { text, schema: (array as ArrayDataSchema).getItems() },
+      );
     }
+    const [before, after] = items as [(typeof items)[number], (typeof items)[number]];
+    if (typeof before.schema === 'string' && typeof after.schema === 'string' && before.text === after.text)
+      return;
+    this.#compareTypes('items', before.text, after.text, before.schema, after.schema, 'request');
   }
 }
 

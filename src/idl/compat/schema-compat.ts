@@ -169,8 +169,8 @@ function validators(field: RecordField): readonly string[] {
 }
 
 /**
- * One comparison: its changes, and the pairs of schemas already compared (shared by every
- * {@link SchemaComparison.checkAt} call, so a pair met twice is reported once).
+ * One comparison: its changes, and the pairs of named schemas already compared (shared by every
+ * {@link SchemaComparison.checkAt} call, so a named pair met twice is reported once).
  * @internal used by the resource checker
  */
 export class SchemaComparison {
@@ -220,11 +220,16 @@ export class SchemaComparison {
 
   check(older: DataSchema, newer: DataSchema): void {
     if (older === newer) return;
-    // A pair is compared once: recursive schemas end, and a schema used twice is reported once.
-    let seen = this.#checked.get(older);
-    if (seen === undefined) this.#checked.set(older, (seen = new Set()));
-    if (seen.has(newer)) return;
-    seen.add(newer);
+    // A pair of named schemas is compared once: recursive schemas end, and a named type used at several
+    // sites is reported once (under `/models` by the IDL checker). Unnamed pairs (`string` → `int`, an
+    // array's items) are compared at every site, as Rest.li compares each site afresh: they cannot
+    // recurse without a name, and a change at a second site must not go unreported.
+    if (older instanceof NamedDataSchema || newer instanceof NamedDataSchema) {
+      let seen = this.#checked.get(older);
+      if (seen === undefined) this.#checked.set(older, (seen = new Set()));
+      if (seen.has(newer)) return;
+      seen.add(newer);
+    }
 
     if (this.#options.mode === 'DATA') {
       const o = older.getDereferencedSchema();

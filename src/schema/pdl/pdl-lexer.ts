@@ -11,6 +11,7 @@
  * parser reads it only where the grammar allows a doc and otherwise ignores it (the reference refuses a doc
  * comment in other places; ignoring it loses nothing).
  */
+import { HTML4_ENTITIES } from './html-entities';
 import { JsonSyntaxError, readJsonNumber, readJsonString } from '../../data/codecs/json-tokens';
 import { keepClassAlive } from './keep-classes';
 
@@ -266,20 +267,58 @@ function fromJson(err: unknown, start: number): PdlSyntax {
   return new PdlSyntax(String(err), start);
 }
 
+/** Java's `trim().isEmpty()`: every character is a control character or a space (U+0000-U+0020). */
+function blank(line: string): boolean {
+  for (let k = 0; k < line.length; k++) if (line.charCodeAt(k) > 0x20) return false;
+  return true;
+}
+
 /**
- * The markdown of a doc comment body (between `/**` and `*\/`): the leading `*` of each line and the
- * indentation common to the lines are removed, as the reference does (`PdlParseUtils.extractMarkdown`).
+ * The markdown of a doc comment body (between `/**` and `*\/`), exactly as Rest.li's PDL parser gives it
+ * (`PdlParseUtils.extractMarkdown`), whitespace included, so that a schema's doc is the same string on
+ * both sides:
+ * - the body is split at `\n` only (a `\r` stays in its line), empty pieces at the end are dropped, and
+ *   the first and the last piece are left out when blank;
+ * - a line whose first character after leading whitespace is `*` loses that whitespace, the `*` and
+ *   one space after it, and keeps the rest (further indentation, trailing spaces); any other line is
+ *   kept whole, its indentation included: `/**   text   *\/` is `"   text   "`;
+ * - `&#47;&#42;` and `&#42;&#47;` are `/*` and `*\/`, then HTML 4 entities are decoded (named ones,
+ *   `&#65;`, `&#x41;`; a `;` is required).
  */
 export function extractMarkdown(body: string): string {
-  if (!body.includes('\n') && !body.includes('\r')) return body.trim();
-  const lines = body.split(/\r\n|\r|\n/).map((line, i) => {
-    if (i === 0) return line;
-    const m = /^[ \t]*\*(?!\/)/.exec(line);
-    return m === null ? line : line.slice(m[0].length);
-  });
-  while (lines.length > 0 && lines[0]!.trim() === '') lines.shift();
-  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
-  const indents = lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)![0].length);
-  const common = indents.length === 0 ? 0 : Math.min(...indents);
-  return lines.map((l) => l.slice(Math.min(common, /^[ \t]*/.exec(l)![0].length)).trimEnd()).join('\n');
+  const lines = body.split('\n');
+  // Java's String.split drops trailing empty strings.
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  let out = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if ((i === 0 || i === lines.length - 1) && blank(line)) continue;
+    let k = 0;
+    while (k < line.length && line.charCodeAt(k) <= 0x20) k++;
+    if (line.charCodeAt(k) === 0x2a /* * */)
+      out += `${line.slice(line.charCodeAt(k + 1) === 0x20 ? k + 2 : k + 1)}\n`;
+    else out += `${line}\n`;
+  }
+  if (out.endsWith('\n')) out = out.slice(0, -1);
+  return unescapeHtml4(out.replaceAll('&#47;&#42;', '/*').replaceAll('&#42;&#47;', '*/'));
+}
+
+/**
+ * HTML 4 unescaping as Rest.li's parser applies it to docs (Apache Commons Text's `unescapeHtml4`): one
+ * pass, the named entities of HTML 4.01 and numeric ones with a `;`; anything else is left as written.
+ */
+export function unescapeHtml4(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(
+    /&(?:#([xX]?)([0-9A-Fa-f]*);|([A-Za-z][A-Za-z0-9]*);)/g,
+    (whole, x: string | undefined, digits: string | undefined, name: string | undefined) => {
+      if (name !== undefined) return HTML4_ENTITIES.get(name) ?? whole;
+      const hex = x !== undefined && x !== '';
+      // Decimal digits only unless `x`; the value must fit a Java int and be a code point.
+      if (digits === undefined || digits === '' || (!hex && !/^[0-9]+$/.test(digits))) return whole;
+      const value = parseInt(digits, hex ? 16 : 10);
+      if (!Number.isFinite(value) || value > 0x10ffff) return whole;
+      return value > 0xffff ? String.fromCodePoint(value) : String.fromCharCode(value);
+    },
+  );
 }

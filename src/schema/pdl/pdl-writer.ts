@@ -359,9 +359,14 @@ function propSegment(key: string): string {
   return /^[A-Za-z0-9_-]+$/.test(key) ? key : `\`${key}\``;
 }
 
+/**
+ * A doc as a `/** *\/` comment that the parser (Rest.li's rules, `extractMarkdown`) reads back as the same
+ * string: always one line per doc line between `/**` and ` *\/`, as Rest.li's writer does (a one-line
+ * `/** x *\/` would read back as `" x "`), each line after ` * ` (an empty one as ` *`); `*\/` is written
+ * `*&#47;` and an `&` that would read as an entity `&amp;`.
+ */
 function docComment(doc: string, indent: string): string {
-  const body = doc.replace(/\*\//g, '*&#47;');
-  if (!body.includes('\n')) return `/** ${body} */\n${indent}`;
+  const body = doc.replace(/&(?=#|[A-Za-z][A-Za-z0-9]*;)/g, '&amp;').replace(/\*\//g, '*&#47;');
   return `/**\n${body
     .split('\n')
     .map((l) => `${indent} *${l === '' ? '' : ` ${l}`}`)

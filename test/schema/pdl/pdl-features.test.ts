@@ -73,7 +73,7 @@ const FEATURES: readonly Feature[] = [
       @color.hex = "00f"
       BLUE
     }`,
-    pdsc: '{"type":"enum","name":"Color","doc":"Colours.","symbols":["RED","CRIMSON","BLUE"],"symbolDocs":{"RED":"Like blood."},"deprecatedSymbols":{"CRIMSON":"use RED"},"symbolProperties":{"BLUE":{"color":{"hex":"00f"}}}}',
+    pdsc: '{"type":"enum","name":"Color","doc":" Colours. ","symbols":["RED","CRIMSON","BLUE"],"symbolDocs":{"RED":" Like blood. "},"deprecatedSymbols":{"CRIMSON":"use RED"},"symbolProperties":{"BLUE":{"color":{"hex":"00f"}}}}',
   },
   {
     name: 'the @symbolDocs and @deprecatedSymbols property forms',
@@ -101,7 +101,7 @@ const FEATURES: readonly Feature[] = [
       ]
       v: union[null, int, array[string]]
     }`,
-    pdsc: '{"type":"record","name":"U","fields":[{"name":"u","type":[{"alias":"num","type":"int","doc":"A number.","p":1},{"alias":"text","type":"string"}]},{"name":"v","type":["null","int",{"type":"array","items":"string"}]}]}',
+    pdsc: '{"type":"record","name":"U","fields":[{"name":"u","type":[{"alias":"num","type":"int","doc":" A number. ","p":1},{"alias":"text","type":"string"}]},{"name":"v","type":["null","int",{"type":"array","items":"string"}]}]}',
   },
   {
     name: 'includes before and after the fields',
@@ -126,7 +126,7 @@ const FEATURES: readonly Feature[] = [
   {
     name: 'doc comments, on several lines',
     pdl: '/**\n * First line.\n *\n *   indented\n */\nrecord R {\n  /** The f. */\n  f: int\n}',
-    pdsc: '{"type":"record","name":"R","doc":"First line.\\n\\n  indented","fields":[{"name":"f","type":"int","doc":"The f."}]}',
+    pdsc: '{"type":"record","name":"R","doc":"First line.\\n\\n  indented","fields":[{"name":"f","type":"int","doc":" The f. "}]}',
   },
   {
     name: 'escaped identifiers',
@@ -237,7 +237,7 @@ describe('PDL names and files', () => {
         readDir: () => [],
       },
     });
-    expect(r.resolve('a.R').getDoc()).toBe('pdl');
+    expect(r.resolve('a.R').getDoc()).toBe(' pdl ');
   });
 
   it('gives the same leniency warnings as .pdsc', () => {
