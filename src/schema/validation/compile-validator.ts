@@ -48,7 +48,12 @@ import type { FixedDataSchema } from '../fixed-schema';
 import type { MapDataSchema } from '../map-schema';
 import type { RecordDataSchema } from '../record-schema';
 import type { UnionDataSchema } from '../union-schema';
-import { generateCheck, generateFieldScan, type FieldScan } from './check-codegen';
+import {
+  generateCheck,
+  generateFieldScan,
+  SCAN_FAILED as SCAN_FAILED_UNIT,
+  type FieldScan,
+} from './check-codegen';
 import { CoercionMode } from './coercion-mode';
 import {
   isDoubleValue,
@@ -68,6 +73,9 @@ import { ValidationMessage } from './validation-message';
 import type { ResolvedValidationOptions } from './validation-options';
 
 type Branded = { readonly [KIND]?: number };
+
+/** Read once: an imported binding is a getter call under swc's CommonJS output. */
+const SCAN_FAILED = SCAN_FAILED_UNIT;
 
 /** The message at a container nested deeper than the limit. */
 export const TOO_DEEP = `nested deeper than the maximum depth of ${MAX_NESTING_DEPTH} (MAX_NESTING_DEPTH); not validated below this point`;
@@ -619,18 +627,19 @@ function recordNode(
   };
 
   /** The field scan where code cannot be generated: the same, with the fields' closure checks. */
-  const closureScan: FieldScan = (store, depth, failed) => {
+  const closureScan: FieldScan = (store, depth, bad) => {
     let present = 0;
+    let failures = 0;
     for (let i = 0; i < n; i++) {
       const v = read(store, i);
       if (v === undefined) {
-        if (!absentOk[i]) failed.push(i);
+        if (!absentOk[i]) bad[failures++] = i;
       } else {
         present++;
-        if (!nodes[i]!.check(v, depth + 1)) failed.push(i);
+        if (!nodes[i]!.check(v, depth + 1)) bad[failures++] = i;
       }
     }
-    return present;
+    return present + failures * SCAN_FAILED;
   };
   let scan: FieldScan | undefined;
   const failed: number[] = [];
@@ -655,9 +664,10 @@ function recordNode(
     // key order (Object.keys, a Map lookup and a closure check per key, a Uint8Array of the fields seen) was
     // most of the time of a failed validation.
     scan ??= generateFieldScan(schema, options) ?? closureScan;
-    // one array per record node: it is read to the end below before any fix can recurse into this node
-    failed.length = 0;
-    const present = scan(store, below - 1, failed);
+    // one array per record node: it is read below before any fix can recurse into this node
+    const scanned = scan(store, below - 1, failed);
+    const present = scanned % SCAN_FAILED;
+    const failures = (scanned - present) / SCAN_FAILED;
     if (countKeys) {
       let total = 0;
       for (const _ in store) total++;
@@ -668,7 +678,7 @@ function recordNode(
     }
     let bad = -1;
     let missing = false;
-    for (let j = 0; j < failed.length; j++) {
+    for (let j = 0; j < failures; j++) {
       const i = failed[j]!;
       if (read(store, i) === undefined) {
         missing = true;
