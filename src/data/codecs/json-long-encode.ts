@@ -9,10 +9,12 @@
  * holds it too (a value starting with U+0000, say) and the caller writes with the iterative writer
  * (json-writer.ts) instead. So the output is byte for byte what that writer gives.
  *
- * Measured (bench/json-codec.bench.ts "exact encode", same run): the marker write takes 1.3x / 1.1x the time
- * of `JSON.stringify` (lossy) on the 1 KB record / 1 MB document with longs, where the iterative writer took
- * 4.5x / 4.3x; finding the bigints is a walk of ~6% of `JSON.stringify`, replacing the markers a native
- * search.
+ * Measured (bench/json-codec.bench.ts "exact encode", same run, a loaded 2-core machine, ±20-60%): 1 KB
+ * record with longs 0.7-0.9x of lossy `JSON.stringify` and 1.9-3x lossless-json, json-bigint and
+ * json-with-bigint (the iterative writer it replaces: 0.22x of `JSON.stringify`). On the 1 MB document the
+ * search for the markers costs most: `JSON.stringify` returns such a text unflattened, and the first look
+ * into it flattens it (5-10 ms here, more than the stringify); as bytes, where the anchor flattens too, 0.55x
+ * of lossy and 1.3-1.9x the libraries. Finding the bigints is a walk of ~6% of `JSON.stringify`.
  *
  * The stores are changed for the length of the call only and put back in a `finally`; nothing else runs in
  * between (JSON.stringify of stores calls no user code: stores hold plain data, and ByteString's `toJSON`).

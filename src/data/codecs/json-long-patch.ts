@@ -8,9 +8,10 @@
  *
  * Why this and not the exact parser: `JSON.parse` is native and the pass only looks at the chars outside
  * strings (it jumps over a string with a native `indexOf`), and only builds anything for the few tokens it
- * notes; so a document with longs decodes at about 0.7x of `JSON.parse` (lossy) on the same text, where the
- * exact parser ran at 0.14-0.25x (bench/json-codec.bench.ts, "exact decode": 1 KB record 7.5 µs against
- * 16.3 µs, 1 MB document 5.6 ms against 11.5 ms; `JSON.parse` 5.6 µs and 3.8 ms).
+ * notes; in isolation the pass takes 0.4-0.5x the time of `JSON.parse` on the same text. Measured
+ * (bench/json-codec.bench.ts "exact decode", same run, loaded machine, ±20-60%): 0.4-0.6x of `JSON.parse`
+ * (lossy) on the 1 KB record and the 1 MB document with longs, 2-10x lossless-json, json-bigint and
+ * json-with-bigint; the exact parser it replaces ran at 0.14-0.25x of `JSON.parse`.
  *
  * Duplicate keys (the last one wins): the tokens are written in text order, each only where the tree holds
  * a number of the suspect range or a bigint written before, so a later token of the same key wins as it
