@@ -5,7 +5,7 @@
  * exact parser, and write back the same bytes as the iterative writer.
  */
 import fc from 'fast-check';
-import type { DataMap} from '../../../src';
+import type { DataMap } from '../../../src';
 import { Data, JsonCodec, type JsValue } from '../../../src';
 import { parseJsonExact } from '../../../src/data/codecs/json-exact-parser';
 import { NEEDS_EXACT, parseFast } from '../../../src/data/codecs/json-fast-path';
