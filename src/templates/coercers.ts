@@ -30,6 +30,7 @@ import { DataMap } from '../data/data-map';
 import { NULL, type DataNull } from '../data/data-null';
 import type { DataPrimitive, DataValue } from '../data/data-value';
 import { ClassCastException } from '../data/errors';
+import { KIND_LIST, KIND_MAP } from '../data/internal';
 import {
   INT_MAX,
   INT_MIN,
@@ -59,6 +60,18 @@ export interface Coercer<T> {
    * (`BigInt(n)` is ~40 ns, bench/templates.bench.ts). Same errors as `toData`.
    */
   readonly toLongData?: (value: unknown) => number | bigint;
+  /**
+   * For the compiled getters of {@link FieldDef} (record-template.ts): true when a value as a store holds it
+   * is already what {@link fromData} returns for it (a string for a string field, a safe integer for a
+   * long...). False sends the getter down the general path, which converts or throws.
+   */
+  readonly asIs?: (stored: unknown) => boolean;
+  /**
+   * For the compiled getters, template coercers: the kind of data the template wraps (the data layer's
+   * `KIND_MAP` or `KIND_LIST`) and how it wraps it; a container of that kind is what {@link fromData}
+   * accepts.
+   */
+  readonly wraps?: { readonly kind: number; readonly wrap: (data: DataMap | DataList) => T };
 }
 
 /** A short description of a value for messages: its type and, for small values, the value. */
@@ -112,10 +125,12 @@ function primitive<T>(
   typeName: string,
   toData: (v: unknown) => DataValue | undefined,
   fromData: (d: DataValue) => T | undefined,
+  asIs?: (stored: unknown) => boolean,
 ): Coercer<T> {
   return {
     typeName,
     immutableOutput: true,
+    ...(asIs === undefined ? {} : { asIs }),
     toData(value: unknown): DataValue {
       const d = toData(value);
       if (d === undefined) throw inputError(value, typeName);
@@ -137,6 +152,7 @@ const INT = primitive<number>(
     return undefined;
   },
   (d) => (typeof d === 'number' && (d | 0) === d ? d : toInt(d, false)),
+  (v) => typeof v === 'number' && (v | 0) === v,
 );
 
 /** A long input as it is stored: a safe integer number (-0 as 0), else a bigint in range; or undefined. */
@@ -159,6 +175,7 @@ const LONG: Coercer<number | bigint> = {
     },
     (d) =>
       typeof d === 'bigint' || (typeof d === 'number' && Number.isSafeInteger(d)) ? d : toLong(d, false),
+    (v) => typeof v === 'bigint' || (typeof v === 'number' && Number.isSafeInteger(v)),
   ),
   toLongData(value: unknown): number | bigint {
     const n = longInput(value);
@@ -174,6 +191,7 @@ const FLOAT = primitive<number>(
     return n !== undefined && isFloatValue(n) ? n : undefined;
   },
   (d) => toFloat(d, false),
+  (v) => typeof v === 'number' && isFloatValue(v),
 );
 
 const DOUBLE = primitive<number>(
@@ -183,18 +201,21 @@ const DOUBLE = primitive<number>(
     return typeof v === 'bigint' ? exactNumber(v) : undefined;
   },
   (d) => (typeof d === 'number' ? d : toDouble(d, false)),
+  (v) => typeof v === 'number',
 );
 
 const BOOLEAN = primitive<boolean>(
   'boolean',
   (v) => (typeof v === 'boolean' ? v : undefined),
   (d) => (typeof d === 'boolean' ? d : undefined),
+  (v) => typeof v === 'boolean',
 );
 
 const STRING = primitive<string>(
   'string',
   (v) => (typeof v === 'string' ? v : undefined),
   (d) => (typeof d === 'string' ? d : undefined),
+  (v) => typeof v === 'string',
 );
 
 const BYTES = primitive<ByteString>(
@@ -231,6 +252,7 @@ function enumOf<E extends string>(values: () => EnumObject<E>, typeName: string)
       if (typeof data !== 'string') throw outputError(data, typeName);
       return (symbols().has(data) ? data : UNKNOWN_SYMBOL) as E;
     },
+    asIs: (v) => typeof v === 'string' && symbols().has(v),
   };
 }
 
@@ -244,8 +266,12 @@ function template<T extends TemplateInstance<unknown>, D>(
   cls: () => TemplateClass<T, D>,
   isData: (d: DataValue) => d is DataValue & D,
   immutableOutput: boolean,
+  wrapsKind?: number,
 ): Coercer<T> {
   return {
+    ...(wrapsKind === undefined
+      ? {}
+      : { wraps: { kind: wrapsKind, wrap: (data: DataMap | DataList) => new (cls())(data as D) } }),
     get typeName(): string {
       return cls().name;
     },
@@ -377,17 +403,17 @@ export const Coercers = {
   enumOf,
   /** A generated record or error class (wraps a DataMap). */
   record: <T extends TemplateInstance<DataMap>>(cls: () => TemplateClass<T, DataMap>): Coercer<T> =>
-    template(cls, isMap, false),
+    template(cls, isMap, false, KIND_MAP),
   /** A generated union class (wraps a DataMap or Data.NULL). */
   union: <T extends TemplateInstance<DataMap | DataNull>>(
     cls: () => TemplateClass<T, DataMap | DataNull>,
-  ): Coercer<T> => template(cls, isUnionData, false),
+  ): Coercer<T> => template(cls, isUnionData, false, KIND_MAP),
   /** A generated or built-in array class (wraps a DataList). */
   array: <T extends TemplateInstance<DataList>>(cls: () => TemplateClass<T, DataList>): Coercer<T> =>
-    template(cls, isList, false),
+    template(cls, isList, false, KIND_LIST),
   /** A generated or built-in map class (wraps a DataMap). */
   map: <T extends TemplateInstance<DataMap>>(cls: () => TemplateClass<T, DataMap>): Coercer<T> =>
-    template(cls, isMap, false),
+    template(cls, isMap, false, KIND_MAP),
   /** A generated fixed class (holds a ByteString; immutable). */
   fixed: <T extends TemplateInstance<ByteString>>(
     cls: () => TemplateClass<T, ByteString | string>,

@@ -8,6 +8,7 @@ import { holdsNonFinite, nonFinite } from '../non-finite';
 import type { DataCodec } from './data-codec';
 import { JsonSyntaxError, parseJsonExact } from './json-exact-parser';
 import { NEEDS_EXACT, parseFast } from './json-fast-path';
+import { mayHoldLongsBelow, noteLongs, stringifyWithLongs } from './json-long-encode';
 import { writeJson } from './json-writer';
 import { utf8ErrorOffset } from './utf8';
 
@@ -28,17 +29,17 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 /**
  * JSON codec with exact 64-bit longs.
  *
- * Decoding takes `JSON.parse` whenever the result is exactly what the exact parser would give (see
- * json-fast-path.ts) and otherwise an exact parser that keeps integers beyond ±2^53 as `bigint` (rules in
- * json-exact-parser.ts). Decoded objects are adopted lazily by the containers, so decoding costs about what
+ * Decoding takes `JSON.parse` whenever its result is, or can be made, exactly what the exact parser would
+ * give (see json-fast-path.ts: longs beyond ±2^53 that it rounded are written back as `bigint`s from the
+ * text, json-long-patch.ts), and otherwise the exact parser (rules in json-exact-parser.ts). Decoded objects are adopted lazily by the containers, so decoding costs about what
  * `JSON.parse` costs. Refused with a `DataDecodingException` (code `SVC_ERR_DATA_JSON_DECODE`, with the byte
  * offset): malformed JSON, invalid UTF-8, nesting deeper than `maxDepth`, escapes leaving a lone surrogate,
  * and U+0000 in a key (Svc data holds well-formed Unicode only).
  *
- * Encoding takes `JSON.stringify` unless the graph holds a bigint (written digit for digit) or a non-finite
- * number, which is written as the string "NaN", "Infinity" or "-Infinity", as Rest.li's Jackson codec writes
- * it (the schema layer reads such strings back for float and double fields). Finding out costs nothing until
- * the process has seen a non-finite number (non-finite.ts).
+ * Encoding takes `JSON.stringify`; a bigint is written digit for digit (through `JSON.stringify` too, see
+ * json-long-encode.ts), and a non-finite number as the string "NaN", "Infinity" or "-Infinity", as Rest.li's
+ * Jackson codec writes it (the schema layer reads such strings back for float and double fields). Finding
+ * out costs nothing until the process has seen a non-finite number (non-finite.ts).
  *
  * Integral doubles beyond ±2^53 are written as plain digits (that is what `JSON.stringify` prints), and a
  * reader must take such digits as a long to keep longs exact; so such a double comes back as a bigint
@@ -107,18 +108,32 @@ export class JsonCodec implements DataCodec {
 }
 
 function encode(root: DataMap | DataList): string {
-  let out: string;
-  try {
-    // The store graph is plain JSON-shaped data (see internal.ts), so JSON.stringify takes its native path.
-    out = JSON.stringify(root[STORE]);
-  } catch (err) {
-    // TypeError: the graph holds a bigint; RangeError: deeper than the call stack. Both are written by the
-    // iterative writer, which also reports anything that is really unwritable.
-    if (err instanceof TypeError || err instanceof RangeError) return writeJson(root);
-    throw new DataEncodingException('JSON encoding failed', { cause: err });
+  const store = root[STORE];
+  let out: string | undefined;
+  if (mayHoldLongsBelow(store)) {
+    // a decoded document with longs, or a graph that held one the last time: skip the attempt that throws
+    out = stringifyWithLongs(store);
+    if (out === undefined) return writeJson(root);
+  } else {
+    try {
+      // The store graph is plain JSON-shaped data (see internal.ts), so JSON.stringify takes its native path.
+      out = JSON.stringify(store);
+    } catch (err) {
+      // TypeError: the graph holds a bigint; RangeError: deeper than the call stack. The iterative writer
+      // writes both, and reports anything that is really unwritable.
+      if (err instanceof TypeError) {
+        noteLongs(store);
+        out = stringifyWithLongs(store);
+        if (out === undefined) return writeJson(root);
+      } else if (err instanceof RangeError) {
+        return writeJson(root);
+      } else {
+        throw new DataEncodingException('JSON encoding failed', { cause: err });
+      }
+    }
   }
   // JSON.stringify writes NaN and ±Infinity as null
-  if (nonFinite.seen && out.includes('null') && holdsNonFinite(root[STORE])) return writeJson(root);
+  if (nonFinite.seen && out.includes('null') && holdsNonFinite(store)) return writeJson(root);
   return out;
 }
 

@@ -15,12 +15,13 @@
  * value), a raw lone surrogate (possible only in text given as a JS string), and U+0000 in a key are errors.
  * U+0000 in a string value is fine.
  *
- * It is the slow path of the JSON codec, used when the fast path cannot vouch for `JSON.parse` and to report
- * the precise error when `JSON.parse` refuses the text. The schema layer parses Avro JSON with it too.
+ * It is the slow path of the JSON codec, used when the fast path cannot vouch for `JSON.parse` (a surrogate or
+ * NUL escape, nesting too deep) and to report the precise error when `JSON.parse` refuses the text. The schema layer parses Avro JSON with it too.
  */
 import { MAX_NESTING_DEPTH } from '../limits';
 import { LONG_MAX, LONG_MIN, makeStoreConstructor, setOwn, type Store } from '../internal';
 import { noteNonFinite } from '../non-finite';
+import { noteLongs } from './json-long-encode';
 import { JsonSyntaxError, readJsonNumber, readJsonString } from './json-tokens';
 
 /** This parser's own map store constructor (see makeStoreConstructor for why it is not shared). */
@@ -83,13 +84,17 @@ export function parseJsonExact(text: string, maxDepth: number = MAX_NESTING_DEPT
 
   const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
+  let madeLongs = false;
   const parseNumber = (): number | bigint => {
     const { token, integral, end } = readJsonNumber(text, i);
     i = end;
     const value = Number(token);
     if (integral && !(value <= MAX_SAFE && value >= -MAX_SAFE)) {
       const big = BigInt(token);
-      if (big >= LONG_MIN && big <= LONG_MAX) return big;
+      if (big >= LONG_MIN && big <= LONG_MAX) {
+        madeLongs = true;
+        return big;
+      }
     }
     if (value - value !== 0) noteNonFinite();
     return value;
@@ -178,6 +183,8 @@ export function parseJsonExact(text: string, maxDepth: number = MAX_NESTING_DEPT
         result = value;
         skipWs();
         if (i < n) fail(`Unexpected ${describeChar(i)} after the JSON value`);
+        // the encoder then looks for bigints first (json-long-encode.ts)
+        if (madeLongs && typeof result === 'object' && result !== null) noteLongs(result);
         return result;
       }
       if (top.list !== null) top.list.push(value);

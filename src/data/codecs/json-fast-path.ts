@@ -1,11 +1,13 @@
 /**
  * The JSON codec's fast path: `JSON.parse`, and the checks that say when its result is exactly what the
- * exact parser (json-exact-parser.ts) would give. When they cannot say so, the codec takes the exact parser,
- * which also reports every problem with its offset. `JSON.parse` differs from it in four ways:
+ * exact parser (json-exact-parser.ts) would give, or can be made so. When they cannot say so, the codec takes
+ * the exact parser, which also reports every problem with its offset. `JSON.parse` differs from it in four
+ * ways:
  *
  * - It rounds integers beyond ±2^53. Such a token comes out as an integral number of magnitude in
  *   (2^53-1, 2^63] (LONG_MAX rounds to 2^63), so the result is checked for those; bigger numbers are doubles on
- *   both paths.
+ *   both paths. When there are some, json-long-patch.ts finds their tokens in the text and writes the exact
+ *   values into the result.
  * - It has no nesting limit. The result is checked for depth; and since `JSON.parse` itself spends ~160 ms on
  *   1 MB of nested arrays (~0.3 µs a level), a long text with more than {@link MAX_OPENERS} brackets goes to
  *   the exact parser unparsed, which stops at the limit at once (and is ~3x slower on such rare documents).
@@ -21,11 +23,11 @@
  * char here (30-50% of `JSON.parse`), and a native regex for exponents ~0.7 µs per KB, with false positives
  * in hex ids. The walk over the parsed values costs what the 1-in-16 sampling scan for long digit runs that
  * it replaces did: scan + `JSON.parse` took 1.06x / 1.08x the time of `JSON.parse` on the 1 KB record / 1 MB
- * document (bench/fixtures/data-documents.ts), `JSON.parse` + walk 1.06x / 1.08x. The cost moved to documents
- * with longs beyond ±2^53, which now pay a `JSON.parse` before the exact parser (~1.4x their old decode
- * time; bench/json-codec.bench.ts "exact decode": 0.33x -> 0.24x of `JSON.parse`).
+ * document (bench/fixtures/data-documents.ts), `JSON.parse` + walk 1.06x / 1.08x. Only documents that hold
+ * numbers of the suspect range pay for a pass over the text (json-long-patch.ts says what it costs).
  */
 import { noteNonFinite } from '../non-finite';
+import { patchLongs } from './json-long-patch';
 
 /** What {@link parseFast} returns when the text needs the exact parser. */
 export const NEEDS_EXACT: unique symbol = Symbol('json.needsExact');
@@ -38,8 +40,9 @@ const COUNT_BRACKETS_FROM = 64 * 1024;
 const MAX_OPENERS = 64 * 1024;
 
 /**
- * `JSON.parse(text)` when that is exactly what the exact parser would give with `maxDepth`; otherwise (and
- * for text `JSON.parse` refuses) {@link NEEDS_EXACT}.
+ * What the exact parser would give for `text` with `maxDepth`, from `JSON.parse(text)` (with its rounded
+ * longs written back exactly when it has some); {@link NEEDS_EXACT} when that cannot be vouched for, and for
+ * text `JSON.parse` refuses.
  */
 export function parseFast(text: string, maxDepth: number): unknown {
   if (text.indexOf('\\u') !== -1 && hasRiskyEscape(text)) return NEEDS_EXACT;
@@ -50,8 +53,12 @@ export function parseFast(text: string, maxDepth: number): unknown {
   } catch {
     return NEEDS_EXACT;
   }
-  if (typeof value === 'object' && value !== null && !resultIsExact(value, maxDepth)) return NEEDS_EXACT;
-  return value;
+  if (typeof value !== 'object' || value === null) return value;
+  const found = suspects(value, maxDepth);
+  if (found === 0) return value;
+  if (found < 0) return NEEDS_EXACT;
+  // every suspect number is written at least once when the pass is right; otherwise, the exact parser
+  return patchLongs(text, value) >= found ? value : NEEDS_EXACT;
 }
 
 /** Is there a `\u` escape of D800-DFFF (even a paired one: the exact parser sorts them out) or of 0000? */
@@ -78,20 +85,23 @@ function openersExceed(t: string, max: number): boolean {
 const RECURSION_LIMIT = 200;
 /** Set by the walk when it meets NaN or ±Infinity. */
 let sawNonFinite = false;
+/** Counted by the walk: numbers that may be longs JSON.parse rounded. */
+let suspectCount = 0;
 
 /**
- * Walks what `JSON.parse` gave: false when a container is deeper than `maxDepth` (the root is depth 1) or a
- * number may have been a long that JSON.parse rounded. Notes non-finite numbers.
+ * Walks what `JSON.parse` gave: -1 when a container is deeper than `maxDepth` (the root is depth 1), else
+ * how many numbers may be longs that JSON.parse rounded. Notes non-finite numbers.
  */
-function resultIsExact(root: object, maxDepth: number): boolean {
+function suspects(root: object, maxDepth: number): number {
   sawNonFinite = false;
-  const exact = visit(root, 2, maxDepth);
+  suspectCount = 0;
+  const deepEnough = visit(root, 2, maxDepth);
   if (sawNonFinite) noteNonFinite();
-  return exact;
+  return deepEnough ? suspectCount : -1;
 }
 
 /**
- * {@link resultIsExact} for the children of `node`, which have depth `depth`. `for...in` over objects: loops
+ * {@link suspects} for the children of `node`, which have depth `depth`. `for...in` over objects: loops
  * over `Object.values` or `Object.keys` made the walk 2-8% of `JSON.parse` slower on the bench documents.
  * Recursion for the usual shallow documents, as in the PSON decoder.
  */
@@ -104,7 +114,7 @@ function visit(node: object, depth: number, maxDepth: number): boolean {
         if (v !== null && (depth > maxDepth || !visit(v, depth + 1, maxDepth))) return false;
       } else if (typeof v === 'number' && !(v <= MAX_SAFE && v >= -MAX_SAFE)) {
         if (v - v !== 0) sawNonFinite = true;
-        else if (v <= TWO_63 && v >= -TWO_63) return false;
+        else if (v <= TWO_63 && v >= -TWO_63) suspectCount++;
       }
     }
   } else {
@@ -114,7 +124,7 @@ function visit(node: object, depth: number, maxDepth: number): boolean {
         if (v !== null && (depth > maxDepth || !visit(v, depth + 1, maxDepth))) return false;
       } else if (typeof v === 'number' && !(v <= MAX_SAFE && v >= -MAX_SAFE)) {
         if (v - v !== 0) sawNonFinite = true;
-        else if (v <= TWO_63 && v >= -TWO_63) return false;
+        else if (v <= TWO_63 && v >= -TWO_63) suspectCount++;
       }
     }
   }
@@ -138,7 +148,7 @@ function visitDeep(root: object, rootDepth: number, maxDepth: number): boolean {
         depths.push(depth + 1);
       } else if (typeof v === 'number' && !(v <= MAX_SAFE && v >= -MAX_SAFE)) {
         if (v - v !== 0) sawNonFinite = true;
-        else if (v <= TWO_63 && v >= -TWO_63) return false;
+        else if (v <= TWO_63 && v >= -TWO_63) suspectCount++;
       }
     }
   }

@@ -34,7 +34,7 @@ function run(node: Node, data: DataValue): ValidationResult {
   const state = new Run();
   const fixed = node.fix(data, state);
   if (fixed !== data) state.hasFix = true;
-  for (const [map, key] of state.trims) map.remove(key);
+  if (state.trims !== null) for (const [map, key] of state.trims) map.remove(key);
   return new ValidationResult(
     fixed as DataValue,
     state.valid,

@@ -29,8 +29,9 @@ export class ValidationMessage {
 
   /** The path as text: `/field/0/inner`; empty for the root. */
   getPathString(): string {
+    const path = this.#path;
     let s = '';
-    for (const p of this.#path) s += `/${p}`;
+    for (let i = 0; i < path.length; i++) s += '/' + String(path[i]);
     return s;
   }
 
@@ -53,6 +54,6 @@ export class ValidationMessage {
 /** The messages one per line, each line ending in `\n`; empty for none (the reference's message-list text). */
 export function messagesToString(messages: readonly ValidationMessage[]): string {
   let s = '';
-  for (const m of messages) s += `${m.toString()}\n`;
+  for (let i = 0; i < messages.length; i++) s += messages[i]!.toString() + '\n';
   return s;
 }

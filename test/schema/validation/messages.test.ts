@@ -263,3 +263,54 @@ describe('the result’s text', () => {
     );
   });
 });
+
+describe('the order of a record’s messages', () => {
+  const schema = parseSchema(`{ "type": "record", "name": "O", "fields": [
+    { "name": "a", "type": "int" },
+    { "name": "b", "type": "int" },
+    { "name": "c", "type": { "type": "record", "name": "C", "fields": [ { "name": "x", "type": "int" } ] } },
+    { "name": "d", "type": "int", "optional": true },
+    { "name": "e", "type": "int" }
+  ] }`);
+  const rows: ReadonlyArray<readonly [label: string, data: string, messages: readonly string[]]> = [
+    ['one bad field', '{"a":1,"b":"x","c":{"x":1},"e":1}', ['/b :: x cannot be coerced to Integer']],
+    [
+      'two bad fields, in key order rather than schema order',
+      '{"e":"y","c":{"x":1},"b":"x","a":1}',
+      ['/e :: y cannot be coerced to Integer', '/b :: x cannot be coerced to Integer'],
+    ],
+    [
+      'a bad field deep inside, then a missing one',
+      '{"c":{"x":"z"},"b":1,"a":1}',
+      [
+        '/c/x :: z cannot be coerced to Integer',
+        '/e :: field is required but not found and has no default value',
+      ],
+    ],
+    [
+      'an unknown key between bad fields',
+      '{"a":"p","zz":1,"b":1,"c":{"x":1},"e":"q"}',
+      [
+        '/a :: p cannot be coerced to Integer',
+        '/zz :: unrecognized field found but not allowed',
+        '/e :: q cannot be coerced to Integer',
+      ],
+    ],
+    [
+      'missing fields only, in schema order',
+      '{"c":{"x":1},"d":"w"}',
+      [
+        '/d :: w cannot be coerced to Integer',
+        '/a :: field is required but not found and has no default value',
+        '/b :: field is required but not found and has no default value',
+        '/e :: field is required but not found and has no default value',
+      ],
+    ],
+  ];
+  it.each(rows)('reports %s as the walk over the keys finds them', (_label, data, messages) => {
+    const result = validate(json.stringToMap(data), schema, {
+      unrecognizedFieldMode: UnrecognizedFieldMode.DISALLOW,
+    });
+    expect(result.getMessages().map((m) => `${m.getPathString()} :: ${m.getText()}`)).toEqual(messages);
+  });
+});

@@ -70,7 +70,7 @@ function expectPathsAgree(data: DataValue, schema: DataSchema, options: Validati
     const copy = data instanceof DataMap ? data.copy() : data;
     const run = new Run();
     const fixed = node.fix(copy, run);
-    expect([run.messages.map(String), run.hasFix, run.trims.length, fixed === copy]).toEqual([
+    expect([run.messages.map(String), run.hasFix, run.trims?.length ?? 0, fixed === copy]).toEqual([
       [],
       false,
       0,
