@@ -6,7 +6,14 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { type AttachmentQueue, svcPlugin, svcServerOptions, type SvcPluginOptions } from 'svc-framework';
+import {
+  type AttachmentQueue,
+  type ServiceContext,
+  queueReadinessChecks,
+  svcPlugin,
+  svcServerOptions,
+  type SvcPluginOptions,
+} from 'svc-framework';
 import { ImageStore } from './images';
 import { photoUpdatesFor } from './photo-updates';
 import { registerPhotoProcessing } from './processing';
@@ -36,6 +43,12 @@ export interface ExampleAppOptions {
    * (workers run as `svc worker` processes).
    */
   readonly runWorkers?: boolean;
+  /**
+   * The production runtime serving the app (`serve()`, `svc serve`): the queue's readiness checks (`queue`:
+   * its driver answers, i.e. Redis is reachable with BullMQ; `blobs`: the blob store takes a write) are
+   * added to its health. Default: none.
+   */
+  readonly runtime?: ServiceContext;
 }
 
 /** Builds (but does not start) the example service. */
@@ -44,6 +57,9 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
   const dataDir = exampleDataDir(options.dataDir);
   const library = options.library ?? seededLibrary(new ImageStore(path.join(dataDir, 'images')));
   const queue = options.queue ?? (await openExampleQueue({ dataDir }));
+  if (options.runtime !== undefined)
+    for (const [name, check] of Object.entries(queueReadinessChecks(queue)))
+      options.runtime.health.addCheck(name, check);
   if (options.runWorkers ?? queue.driver.kind === 'in-process') {
     registerPhotoProcessing(queue, { images: library.images, updates: photoUpdatesFor(library) });
     queue.start();
@@ -63,4 +79,9 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
   if (options.queue === undefined) app.addHook('onClose', () => queue.close({ timeoutMs: 5000 }));
   if (temporary) app.addHook('onClose', () => fsp.rm(dataDir, { recursive: true, force: true }));
   return app;
+}
+
+/** The app factory `svc serve examples/app.ts` finds: the example with its readiness checks. */
+export function createApp(runtime: ServiceContext): Promise<FastifyInstance> {
+  return createExampleApp({ runtime, fastify: { logger: { level: process.env.LOG_LEVEL ?? 'warn' } } });
 }

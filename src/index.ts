@@ -14,3 +14,4 @@ export * from './streams';
 export * from './queue';
 export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';
 export * from './idl/compat';
+export * from './runtime';
