@@ -26,7 +26,7 @@ export interface FrontDoorOptions {
   readonly health: Health;
   readonly shutdown: GracefulShutdown;
   /** Load shedding; none when absent. */
-  readonly shedder?: LoadShedder;
+  readonly shedder?: Pick<LoadShedder, 'shouldShed'>;
   /** Prefix of the protocol headers on refusals (as svcPlugin's `headerPrefix`). Default `X-Svc`. */
   readonly headerPrefix?: string;
   /** Error mode of the refusals' ErrorResponse bodies (as svcPlugin's `mode`). Default `production`. */

@@ -9,9 +9,11 @@ import v8 from 'node:v8';
  * Overload is measured, not guessed from request counts: the event-loop delay (how late a timer that should
  * fire every `sampleIntervalMs` fires: a loop busy with more work than it can do fires it late), and the
  * heap in use. The delay is read two ways, so that the answer is current inside one long loop turn too:
- * the lag of the last sample, and how overdue the next sample is right now. A burst of requests read in one
- * turn thus starts being shed as soon as that turn has run `maxEventLoopDelayMs` past the sample's time,
- * not a turn later (`@fastify/under-pressure` samples a histogram once a second and sheds a second late).
+ * the lag of the last samples, and how overdue the next sample is right now. Only a sustained delay sheds:
+ * the last sample was late and so was the one before it or the turn running now is; a single long turn (a
+ * lazy module load, a GC, a fresh worker's first requests) sheds nothing. A loop that stays busy starts
+ * shedding within two samples, and inside a turn as soon as it has run `maxEventLoopDelayMs` past the
+ * sample's time (`@fastify/under-pressure` samples a histogram once a second and sheds a second late).
  */
 
 /** Options of {@link LoadShedder}; defaults in {@link DEFAULT_LOAD_SHEDDING}. */
@@ -74,6 +76,7 @@ export class LoadShedder {
   /** When the next sample is due (performance.now()); undefined when stopped. */
   #due: number | undefined;
   #lastLag = 0;
+  #prevLag = 0;
   #heapUsed = 0;
   #nextHeapSample = 0;
   #shed = 0;
@@ -111,6 +114,7 @@ export class LoadShedder {
     this.#timer = undefined;
     this.#due = undefined;
     this.#lastLag = 0;
+    this.#prevLag = 0;
   }
 
   #schedule(): void {
@@ -122,6 +126,7 @@ export class LoadShedder {
   #sample(): void {
     const now = performance.now();
     // a timer fires up to ~1 ms late on an idle loop: that is timer granularity, not load
+    this.#prevLag = this.#lastLag;
     this.#lastLag = Math.max(0, now - (this.#due ?? now));
     if (now >= this.#nextHeapSample) this.#sampleHeap(now);
     this.#schedule();
@@ -141,13 +146,12 @@ export class LoadShedder {
   /** Whether a request arriving now should be refused, and why; undefined to serve it. */
   shouldShed(): ShedDecision | undefined {
     if (this.#due === undefined) return undefined;
-    if (this.maxEventLoopDelayMs > 0) {
+    const max = this.maxEventLoopDelayMs;
+    // sustained, not a spike: the last sample was late, and so was the one before it or this turn is (a
+    // single long turn, a lazy module load or a GC, sheds nothing; a loop that stays busy does)
+    if (max > 0 && this.#lastLag > max && (this.#prevLag > max || performance.now() - this.#due > max)) {
       const delay = this.eventLoopDelayMs();
-      if (delay > this.maxEventLoopDelayMs)
-        return this.#decide(
-          'event-loop-delay',
-          `event loop ${Math.round(delay)} ms late (limit ${this.maxEventLoopDelayMs} ms)`,
-        );
+      return this.#decide('event-loop-delay', `event loop ${Math.round(delay)} ms late (limit ${max} ms)`);
     }
     if (this.maxHeapUsedRatio > 0 && this.#heapUsed > this.maxHeapUsedRatio * this.#heapLimit)
       return this.#decide(
