@@ -45,7 +45,10 @@ export class ServiceProcess {
   }
 
   /** `svc serve <args>` from sources; resolves once it prints where it listens. */
-  static async serve(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<ServiceProcess> {
+  static async serve(
+    args: readonly string[],
+    env: Readonly<Record<string, string>> = {},
+  ): Promise<ServiceProcess> {
     const p = new ServiceProcess([join(ROOT, 'src/cli/run.ts'), 'serve', '--port', '0', ...args], env);
     const m = await p.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/, 60_000);
     p.port = Number(m[1]);
@@ -66,7 +69,10 @@ export class ServiceProcess {
     const now = re.exec(this.output);
     if (now !== null) return Promise.resolve(now);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${String(re)} within ${ms} ms; output:\n${this.output}`)), ms);
+      const timer = setTimeout(
+        () => reject(new Error(`no ${String(re)} within ${ms} ms; output:\n${this.output}`)),
+        ms,
+      );
       const waiter = {
         re,
         resolve: (m: RegExpExecArray) => {
