@@ -83,8 +83,11 @@ function rawConnection(port: number): { socket: net.Socket; closed: Promise<stri
   return { socket, closed };
 }
 
-/** A keep-alive connection that has been answered once and is idle now. */
-async function idleKeepAlive(port: number): Promise<Promise<string>> {
+/**
+ * A keep-alive connection that has been answered once and is idle now; `closed` resolves with what it
+ * received once the server closes it. (Wrapped: a promise resolved with a promise would wait for the close.)
+ */
+async function idleKeepAlive(port: number): Promise<{ readonly closed: Promise<string> }> {
   const { socket, closed } = rawConnection(port);
   await new Promise<void>((resolve) => {
     socket.once('connect', () => {
@@ -92,7 +95,7 @@ async function idleKeepAlive(port: number): Promise<Promise<string>> {
     });
     socket.once('data', () => resolve());
   });
-  return closed;
+  return { closed };
 }
 
 /** A request after the signal: refused (no connection) or answered whole with 503; never cut off. */
@@ -116,10 +119,11 @@ describe.each([1, 2])('SIGTERM to svc serve --workers %i', (workers) => {
     const svc = await ServiceProcess.serve(['--workers', String(workers), 'examples/app.ts'], {
       SVC_DATA_DIR: tempDir(),
     });
-    const idle = await Promise.all(Array.from({ length: 5 }, () => idleKeepAlive(svc.port)));
     const image = heldImage(50 * MiB);
     const uploaded = upload(svc.port, image.source);
     await image.held;
+    // opened just before the signal, well within the server's 5 s keep-alive timeout
+    const idle = await Promise.all(Array.from({ length: 5 }, () => idleKeepAlive(svc.port)));
     // with one process: requests whose headers are half sent when the signal comes
     const late = workers === 1 ? [rawConnection(svc.port), rawConnection(svc.port)] : [];
     late[0]?.socket.write('GET /photos/1 HTTP/1.1\r\nHost: 127.0.0.1\r\n');
@@ -133,7 +137,7 @@ describe.each([1, 2])('SIGTERM to svc serve --workers %i', (workers) => {
     await svc.waitFor(workers === 1 ? /SIGTERM: shutting down/ : /(shutting down[\s\S]*){2}/);
 
     // idle keep-alive connections are closed while the upload still runs, not at exit
-    for (const closed of idle) expect(await closed).not.toContain('HTTP/1.1 503');
+    for (const { closed } of idle) expect(await closed).not.toContain('HTTP/1.1 503');
     expect(await requestAfterSignal(svc.port)).toMatch(/^(refused|503 .*SVC_ERR_RUNTIME_SHUTTING_DOWN)/);
     if (workers === 1) {
       late[0]!.socket.write('\r\n');
