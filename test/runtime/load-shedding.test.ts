@@ -29,20 +29,33 @@ describe('LoadShedder', () => {
   afterEach(() => shedder?.stop());
 
   it('sheds nothing on an idle loop', async () => {
-    shedder = new LoadShedder({ maxEventLoopDelayMs: 40 }).start();
+    shedder = new LoadShedder({ maxEventLoopDelayMs: 40, warmupMs: 0 }).start();
     for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 12));
     expect(shedder.shouldShed()).toBeUndefined();
   });
 
   it('sheds nothing for one long turn (a lazy load, a GC)', async () => {
-    shedder = new LoadShedder({ maxEventLoopDelayMs: 40, maxHeapUsedRatio: 0 }).start();
+    shedder = new LoadShedder({ maxEventLoopDelayMs: 40, maxHeapUsedRatio: 0, warmupMs: 0 }).start();
     busy(150);
     await nextTimers(); // the late sample is taken
     expect(shedder.shouldShed()).toBeUndefined();
   });
 
+  it('sheds the rest of a turn that runs past the limit', () => {
+    shedder = new LoadShedder({ maxEventLoopDelayMs: 40, warmupMs: 0 }).start();
+    expect(shedder.shouldShed()).toBeUndefined();
+    busy(150); // a backlog of requests read in one turn
+    expect(shedder.shouldShed()).toMatchObject({ reason: 'event-loop-delay' });
+  });
+
+  it('sheds nothing while a fresh process warms up', () => {
+    shedder = new LoadShedder({ maxEventLoopDelayMs: 40, warmupMs: 60_000 }).start();
+    busy(150);
+    expect(shedder.shouldShed()).toBeUndefined();
+  });
+
   it('sheds while the loop stays busy, saying how late it runs, with Retry-After', async () => {
-    shedder = new LoadShedder({ maxEventLoopDelayMs: 40, retryAfterSeconds: 2 }).start();
+    shedder = new LoadShedder({ maxEventLoopDelayMs: 40, retryAfterSeconds: 2, warmupMs: 0 }).start();
     busy(150);
     await nextTimers();
     busy(150); // this turn runs late too
@@ -53,7 +66,7 @@ describe('LoadShedder', () => {
   });
 
   it('sheds on the heap when its limit is below what is in use', () => {
-    shedder = new LoadShedder({ maxEventLoopDelayMs: 0, maxHeapUsedRatio: 1e-9 }).start();
+    shedder = new LoadShedder({ maxEventLoopDelayMs: 0, maxHeapUsedRatio: 1e-9, warmupMs: 0 }).start();
     expect(shedder.shouldShed()).toMatchObject({ reason: 'heap' });
   });
 
