@@ -224,9 +224,10 @@ export function runPrimary(options: RunnerOptions): Promise<number> {
   process.on('SIGINT', onSigint);
   process.on('SIGHUP', onSighup);
 
-  cluster.on('listening', (_worker, address) => {
-    // once, when the first n workers listen: the service then runs at full width
-    if (++listened !== n) return;
+  cluster.on('listening', (worker, address) => {
+    // once, when the first n workers listen: the service then runs at full width; later ones are replacements
+    if (++listened > n) log(`worker ${worker.process.pid} listening (a replacement)`);
+    if (listened !== n) return;
     o.onListening?.({ address: address.address ?? '', port: address.port });
   });
 

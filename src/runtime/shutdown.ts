@@ -139,6 +139,13 @@ export class GracefulShutdown {
     this.#mode = mode;
     this.#state = 'draining';
     for (const listener of this.#onDraining) listener(mode);
+    const deadlineAt = performance.now() + this.deadlineMs;
+    // a server emits 'close' once it stopped listening and its last connection ended
+    const serversClosed = Promise.all(
+      [...this.#servers].map(
+        (server) => new Promise<void>((resolve) => server.once('close', () => resolve())),
+      ),
+    );
     for (const server of this.#servers) {
       // ERR_SERVER_NOT_RUNNING when it never listened or closed already: nothing to stop then
       server.close(() => undefined);
@@ -146,8 +153,21 @@ export class GracefulShutdown {
     for (const t of this.#inFlight) if (!t.res.headersSent) t.res.setHeader('Connection', 'close');
     if (this.#inFlight.size > 0)
       this.#log(`waiting for ${this.#inFlight.size} request(s) in flight (at most ${this.deadlineMs} ms)`);
+    let clean = await this.#drained(this.deadlineMs);
+    if (clean) {
+      // the app closes only once no connection is left: a request still on its way on a connection accepted
+      // before the signal (its bytes not read yet) is then answered (or, when stopping, refused whole)
+      // rather than meeting a closed app
+      for (const server of this.#servers) server.closeIdleConnections();
+      clean = await Promise.race([
+        serversClosed.then(() => true),
+        new Promise<boolean>((resolve) =>
+          setTimeout(() => resolve(false), Math.max(0, deadlineAt - performance.now())).unref(),
+        ),
+      ]);
+    }
     let aborted = 0;
-    if (!(await this.#drained(this.deadlineMs))) {
+    if (!clean) {
       aborted = this.#inFlight.size;
       this.#log(`deadline of ${this.deadlineMs} ms passed: aborting ${aborted} request(s) in flight`);
       // destroying the sockets is a client hang-up to the request path: handlers' signals abort, response

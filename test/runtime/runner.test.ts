@@ -16,10 +16,18 @@ async function pids(port: number, n: number): Promise<Set<number>> {
   return seen;
 }
 
+/** The pids of both workers: asks until two have answered (bounded; the runner hands connections out in turn). */
+async function bothPids(port: number): Promise<Set<number>> {
+  let seen = new Set<number>();
+  for (let tries = 0; tries < 50 && seen.size < 2; tries++)
+    seen = new Set([...seen, ...(await pids(port, 4))]);
+  return seen;
+}
+
 describe('svc serve --workers 2', () => {
   it('serves from two worker processes on one port, and replaces a worker that is killed', async () => {
     const svc = await ServiceProcess.serve(['--workers', '2', PID_SERVICE]);
-    const before = await pids(svc.port, 6);
+    const before = await bothPids(svc.port);
     expect(before.size).toBe(2);
     expect(before.has(svc.pid)).toBe(false);
 
@@ -27,9 +35,9 @@ describe('svc serve --workers 2', () => {
     process.kill(victim!, 'SIGKILL');
     await svc.waitFor(new RegExp(`worker ${victim} died \\(killed by SIGKILL\\); starting a replacement`));
     // the replacement listens: two pids answer again, the victim's not among them
-    let after = new Set<number>();
-    for (let tries = 0; tries < 200 && after.size < 2; tries++) after = await pids(svc.port, 4);
-    expect(after.size).toBe(2);
+    const [, replacement] = await svc.waitFor(/worker (\d+) listening \(a replacement\)/, 60_000);
+    const after = await bothPids(svc.port);
+    expect(after).toEqual(new Set([...before].filter((p) => p !== victim).concat(Number(replacement))));
     expect(after.has(victim!)).toBe(false);
 
     svc.signal('SIGTERM');
@@ -55,8 +63,10 @@ describe('svc serve --workers 2', () => {
   }, 120_000);
 
   it('replaces every worker on SIGHUP without failing a request of a continuous load', async () => {
-    const svc = await ServiceProcess.serve(['--workers', '2', PID_SERVICE]);
-    const before = await pids(svc.port, 6);
+    // without load shedding: on a machine this busy a worker's loop can run late enough to shed, which is
+    // that policy's business, not the reload's
+    const svc = await ServiceProcess.serve(['--workers', '2', '--no-load-shedding', PID_SERVICE]);
+    const before = await bothPids(svc.port);
     let stop = false;
     const failures: string[] = [];
     const served = new Set<number>();
@@ -79,10 +89,11 @@ describe('svc serve --workers 2', () => {
       }),
     );
     svc.signal('SIGHUP');
-    await svc.waitFor(/svc runner: reload complete/, 60_000);
-    const after = await pids(svc.port, 6);
+    await svc.waitFor(/svc runner: reload complete/, 150_000);
+    const after = await bothPids(svc.port);
     stop = true;
     await load;
+    if (failures.length > 0) process.stderr.write(svc.output);
     expect(failures).toEqual([]);
     expect(count).toBeGreaterThan(0);
     // the old workers are gone, two new ones serve
@@ -90,5 +101,5 @@ describe('svc serve --workers 2', () => {
     for (const pid of before) expect(after.has(pid)).toBe(false);
     svc.signal('SIGTERM');
     expect((await svc.exited).code).toBe(0);
-  }, 120_000);
+  }, 240_000);
 });

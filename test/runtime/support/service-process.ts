@@ -128,6 +128,8 @@ export function get(port: number, path: string, headers: Record<string, string> 
       },
     );
     req.on('error', reject);
+    // an answer that never comes is a failure to report, not a test that hangs
+    req.setTimeout(20_000, () => req.destroy(new Error(`no answer to GET ${path} within 20 s`)));
     req.end();
   });
 }
