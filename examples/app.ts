@@ -9,9 +9,11 @@ import fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import {
   type AccessLog,
   type AttachmentQueue,
+  type ServiceContext,
   type SvcPluginOptions,
   createMetrics,
   fastifyRequestIdOptions,
+  queueReadinessChecks,
   requestIds,
   svcPlugin,
   svcServerOptions,
@@ -55,6 +57,12 @@ export interface ExampleAppOptions {
   readonly observe?: boolean;
   /** One line per request (server.ts writes them to stdout). Default none. */
   readonly accessLog?: AccessLog;
+  /**
+   * The production runtime serving the app (`serve()`, `svc serve`): the queue's readiness checks (`queue`:
+   * its driver answers, i.e. Redis is reachable with BullMQ; `blobs`: the blob store takes a write) are
+   * added to its health. Default: none.
+   */
+  readonly runtime?: ServiceContext;
 }
 
 /** Builds (but does not start) the example service. */
@@ -70,6 +78,9 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
       dataDir,
       observers: metrics === undefined ? [] : [tracingJobObserver(), metrics.jobObserver],
     }));
+  if (options.runtime !== undefined)
+    for (const [name, check] of Object.entries(queueReadinessChecks(queue)))
+      options.runtime.health.addCheck(name, check);
   if (options.runWorkers ?? queue.driver.kind === 'in-process') {
     registerPhotoProcessing(queue, { images: library.images, updates: photoUpdatesFor(library) });
     queue.start();
@@ -103,4 +114,9 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
   if (options.queue === undefined) app.addHook('onClose', () => queue.close({ timeoutMs: 5000 }));
   if (temporary) app.addHook('onClose', () => fsp.rm(dataDir, { recursive: true, force: true }));
   return app;
+}
+
+/** The app factory `svc serve examples/app.ts` finds: the example with its readiness checks. */
+export function createApp(runtime: ServiceContext): Promise<FastifyInstance> {
+  return createExampleApp({ runtime, fastify: { logger: { level: process.env.LOG_LEVEL ?? 'warn' } } });
 }

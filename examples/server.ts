@@ -1,10 +1,12 @@
 /**
  * Starts the example service (`npm start`): the photo library on http://127.0.0.1:8080 (`PORT` and `HOST`
  * override; `PORT=0` picks a free port), and prints a few `curl` lines that work when pasted. A busy port
- * is a message naming `PORT`, not a stack trace. SIGTERM and SIGINT close the server and end the
- * process; `npm start` execs this process (package.json), so the PID `npm start` has is the one to signal.
+ * is a message naming `PORT`, not a stack trace. `WORKERS` (default 1) starts that many processes sharing
+ * the port (`auto`: one per CPU) under a runner. SIGTERM and SIGINT shut down gracefully (in-flight
+ * requests finish) and end the process; `npm start` execs this process (package.json), so the PID `npm
+ * start` has is the one to signal.
  */
-import { createAccessLog } from 'svc-framework';
+import { createAccessLog, serve } from 'svc-framework';
 import { createExampleApp } from './app';
 
 /** Example requests against `base`, as shell lines. */
@@ -64,35 +66,50 @@ async function main(): Promise<void> {
   }
   const host = process.env.HOST ?? '127.0.0.1';
   const upstream = process.env.UPSTREAM_URL;
-  // one line per request on stdout, buffered (ACCESS_LOG=off turns it off); fastify's logger for the rest
-  const accessLog = process.env.ACCESS_LOG === 'off' ? undefined : createAccessLog();
-  const app = await createExampleApp({
-    fastify: { logger: { level: process.env.LOG_LEVEL ?? 'warn' } },
-    ...(accessLog === undefined ? {} : { accessLog }),
-    ...(upstream === undefined || upstream === '' ? {} : { upstream }),
-  });
+  const workers = process.env.WORKERS === undefined || process.env.WORKERS === '' ? '1' : process.env.WORKERS;
   try {
-    await app.listen({ port, host });
+    // serve(): health probes, load shedding and graceful shutdown in front of the app, and with WORKERS > 1
+    // (or auto) a runner whose workers share the port; it handles SIGTERM/SIGINT (SIGHUP with workers)
+    await serve({
+      workers,
+      port,
+      host,
+      app: (runtime) => {
+        // one line per request on stdout, buffered (ACCESS_LOG=off turns it off), written out at shutdown;
+        // fastify's logger for the rest
+        const accessLog = process.env.ACCESS_LOG === 'off' ? undefined : createAccessLog();
+        if (accessLog !== undefined) runtime.shutdown.addHook('access log', () => accessLog.flush());
+        return createExampleApp({
+          runtime,
+          fastify: { logger: { level: process.env.LOG_LEVEL ?? 'warn' } },
+          ...(accessLog === undefined ? {} : { accessLog }),
+          ...(upstream === undefined || upstream === '' ? {} : { upstream }),
+        });
+      },
+      onListening: (info) => printBanner(`http://${host}:${info.port}`, info.port, info.pid, info.workers),
+    });
   } catch (err) {
     const message = listenFailureMessage(err, host, port);
     if (message === undefined) throw err;
-    await app.close();
     process.stderr.write(`${message}\n`);
     process.exitCode = 1;
-    return;
   }
-  const address = app.server.address();
-  const actualPort = typeof address === 'object' && address !== null ? address.port : port;
-  const base = `http://${host}:${actualPort}`;
+}
+
+function printBanner(base: string, actualPort: number, pid: number, workers: number): void {
   const out = [
     // npm keeps its own process with the server as its child: this is the server's pid (kill it, or npm's,
     // which passes SIGTERM on)
-    `Photo library listening on ${base} (pid ${process.pid}; Ctrl-C or \`kill ${process.pid}\` stops it). Try:`,
+    `Photo library listening on ${base} (pid ${pid}; Ctrl-C or \`kill ${pid}\` stops it). Try:`,
     '',
     ...curlLines(base).map((l) => `  ${l}`),
     '',
     `or the typed client: PORT=${actualPort} node -r @swc-node/register examples/client.ts`,
     '',
+    workers > 1
+      ? `${workers} worker processes share the port (\`kill -HUP ${pid}\` replaces them one by one); each has its own in-memory store.`
+      : 'One process (WORKERS=2, or auto, starts a runner with that many worker processes).',
+    `Probes: ${base}/health/live and ${base}/health/ready.`,
     process.env.REDIS_URL === undefined || process.env.REDIS_URL === ''
       ? 'Uploaded images are processed in this process (the in-process queue; set REDIS_URL for BullMQ).'
       : `Uploaded images are queued on BullMQ at ${process.env.REDIS_URL}: run workers with ` +
@@ -100,17 +117,6 @@ async function main(): Promise<void> {
     '',
   ];
   process.stdout.write(`${out.join('\n')}\n`);
-  const stop = (): void => {
-    app
-      .close()
-      .then(() => accessLog?.flush())
-      .then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }
 
 if (require.main === module) {

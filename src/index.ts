@@ -16,3 +16,4 @@ export * from './queue';
 export * from './runtime';
 export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';
 export * from './idl/compat';
+export * from './runtime';

@@ -8,6 +8,7 @@ import { generateCommand } from './commands/generate-command';
 import { schemaCommand } from './commands/schema-command';
 import { validateCommand } from './commands/validate-command';
 import { workerCommand } from './commands/worker';
+import { serveCommand } from './commands/serve';
 import { idlCommand } from './commands/idl';
 
 /** The `svc` program; each layer adds its subcommand here. */
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   program.addCommand(avroCommand());
   program.addCommand(validateCommand());
   program.addCommand(schemaCommand());
+  program.addCommand(serveCommand());
   program.addCommand(workerCommand());
   program.addCommand(idlCommand());
   program.addCommand(compatCommand());

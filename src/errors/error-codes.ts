@@ -582,6 +582,24 @@ export const ERROR_CODES = {
     summary:
       'The compatibility check found changes that the requested level does not allow (backwards: breaking or wire-compatible changes; equivalent: any change).',
   },
+  SVC_ERR_RUNTIME_OVERLOADED: {
+    errorName: 'ServiceOverloadedError',
+    status: 503,
+    summary:
+      'The service is over its load-shedding thresholds (event-loop delay or heap): the request was refused before any work, with Retry-After.',
+  },
+  SVC_ERR_RUNTIME_SHUTTING_DOWN: {
+    errorName: 'ShuttingDownError',
+    status: 503,
+    summary:
+      'The process is shutting down: a request that arrived on an open connection after the signal was refused (Connection: close); retry on another instance.',
+  },
+  SVC_ERR_RUNTIME_CRASH_LOOP: {
+    errorName: 'CrashLoopError',
+    status: 500,
+    summary:
+      'Workers of the multi-process runner kept dying (more restarts within the window than allowed): the runner stopped the rest and exited non-zero.',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,8 +1,54 @@
 /**
- * Running a service in production (docs/deploying.md): metrics, traces, request ids and access logs
- * (this part); the runner, graceful shutdown, health and load shedding live beside them. This layer wraps
- * `resources/` and `queue/` through their observer seams; nothing below it knows it exists.
+ * Running a service in production (issue 24; docs/deploying.md): the multi-process runner, graceful
+ * shutdown, health and readiness, load shedding, metrics, traces, request ids and access logs. This layer
+ * wraps `resources/`, `server/` and `queue/` through their seams (observers, the `node:http` server's
+ * request event); nothing below it knows it exists. See README.md in this folder.
  */
+export { CrashLoopError, ServiceOverloadedError, ShuttingDownError } from './errors';
+export {
+  type CheckResult,
+  DEFAULT_HEALTH_OPTIONS,
+  Health,
+  type HealthOptions,
+  type ReadinessCheck,
+  type ReadinessReport,
+  SHUTDOWN_CHECK,
+  queueReadinessChecks,
+  readinessBody,
+} from './health';
+export {
+  DEFAULT_LOAD_SHEDDING,
+  LoadShedder,
+  type LoadShedderStats,
+  type LoadSheddingOptions,
+  type ShedDecision,
+} from './load-shedding';
+export {
+  DEFAULT_SHUTDOWN_DEADLINE_MS,
+  GracefulShutdown,
+  type GracefulShutdownOptions,
+  type ShutdownHook,
+  type ShutdownMode,
+  type ShutdownReport,
+  type ShutdownState,
+} from './shutdown';
+export { type FrontDoor, type FrontDoorOptions, createFrontDoor, installFrontDoor } from './front-door';
+export {
+  DEFAULT_RUNNER_OPTIONS,
+  type RunnerMessage,
+  type RunnerOptions,
+  isRunnerMessage,
+  runPrimary,
+  workerCount,
+} from './runner';
+export {
+  type AppFactory,
+  type ListeningInfo,
+  type ServeOptions,
+  type ServedApp,
+  type ServiceContext,
+  serve,
+} from './serve';
 export { type ExcludeOption } from './exclude';
 export { type MetricsOptions, type SvcMetrics, DEFAULT_METRICS_OPTIONS, createMetrics } from './metrics';
 export {

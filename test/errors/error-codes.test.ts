@@ -67,6 +67,7 @@ describe('the error registry', () => {
       'CLIENT',
       'IDL',
       'COMPAT',
+      'RUNTIME',
     ];
     for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
       const area = /^SVC_ERR_([A-Z]+)_[A-Z0-9_]+$/.exec(code)?.[1];

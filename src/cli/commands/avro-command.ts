@@ -39,7 +39,9 @@ export function avroCommand(): Command {
   cmd
     .command('to-avro')
     .exitOverride()
-    .description('print the Avro schema JSON of a schema: a .pdsc or .pdl file, - for standard input (.pdsc), or a full name')
+    .description(
+      'print the Avro schema JSON of a schema: a .pdsc or .pdl file, - for standard input (.pdsc), or a full name',
+    )
     .argument(
       '<name-or-file>',
       'a schema file, - for standard input, or a full name found on --resolver-path',

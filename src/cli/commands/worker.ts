@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { AttachmentQueue, type Processor } from '../../queue/attachment-queue';
 import { BullMqDriver } from '../../queue/bullmq-driver';
 import { FileBlobStore } from '../../queue/file-blob-store';
 import { CliUsageError } from '../cli-error';
+import { loadUserModule } from '../load-module';
 
 /** What a `--processors` module exports (as its default export, or as the module itself). */
 export type ProcessorsModule =
@@ -123,22 +123,7 @@ async function runWorker(options: WorkerCommandOptions): Promise<void> {
 }
 
 async function loadProcessors(specifier: string): Promise<unknown> {
-  const file = path.resolve(specifier);
-  let mod: unknown;
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    mod = require(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ERR_REQUIRE_ESM' || code === 'ERR_REQUIRE_ASYNC_MODULE') {
-      // an ES module: import() kept out of reach of the CommonJS compilation, which would make it require()
-      // eslint-disable-next-line @typescript-eslint/no-implied-eval
-      const load = new Function('u', 'return import(u)') as (u: string) => Promise<unknown>;
-      mod = await load(pathToFileURL(file).href);
-    } else if (code === 'MODULE_NOT_FOUND' && (err as Error).message.includes(file))
-      throw new CliUsageError(`--processors ${specifier}: no such module (${file})`, { cause: err });
-    else throw err;
-  }
+  const mod = await loadUserModule(specifier, '--processors');
   const withDefault = mod as { default?: unknown };
   return typeof mod === 'object' && mod !== null && withDefault.default !== undefined
     ? withDefault.default
