@@ -120,7 +120,8 @@ async function runServer(): Promise<void> {
         .setFormat(PhotoFormat.PNG)
         .setTakenAt(1_700_000_000_000 + i),
     );
-  const plugin = await createExampleApp({ library });
+  // observe: false: this bench measures the framework; bench/runtime-observe.bench.ts measures the observers
+  const plugin = await createExampleApp({ library, observe: false });
   const queue = await openExampleQueue({});
   const standalone = createSvcServer({ resources: exampleService(library, { queue }) });
 
