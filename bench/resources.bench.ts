@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import path from 'node:path';
 import type * as FastifyModule from 'fastify';
 import type * as SvcModule from '../src';
 import type * as AppModule from '../examples/app';
@@ -122,7 +123,9 @@ async function runServer(): Promise<void> {
     );
   // observe: false: this bench measures the framework; bench/runtime-observe.bench.ts measures the observers
   const plugin = await createExampleApp({ library, observe: false });
-  const queue = await openExampleQueue({});
+  // the standalone server's queue keeps its blobs in a directory of this run, removed at the end
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-resources-'));
+  const queue = await openExampleQueue({ dataDir });
   const standalone = createSvcServer({ resources: exampleService(library, { queue }) });
 
   // the bare servers: the same photos as plain objects, the same JSON out
@@ -208,7 +211,9 @@ async function runServer(): Promise<void> {
       new Promise((r) => standalone.close(r)),
       new Promise((r) => bareNode.close(r)),
       queue.close({ timeoutMs: 1000 }),
-    ]).then(() => process.exit(0));
+    ])
+      .then(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+      .then(() => process.exit(0));
   });
 }
 
