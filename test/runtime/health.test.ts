@@ -26,7 +26,7 @@ async function readinessUntil(port: number, done: (r: Reply) => boolean): Promis
 
 describe('GET /health/ready of the example served with BullMQ', () => {
   let redis: RedisServer | undefined;
-  afterAll(() => redis?.stop());
+  afterAll(() => redis?.dispose());
 
   it('turns 503 naming the queue while Redis is down and the blobs while their directory is unusable', async () => {
     redis = await RedisServer.start();
