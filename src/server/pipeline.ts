@@ -449,16 +449,9 @@ export class ResourcePipeline {
     request: ResourceRequest,
     version: ProtocolVersion,
   ): Promise<EncodedResponse> {
-    const controller = new AbortController();
-    const owner: SliceOwner = { abortController: controller };
+    const owner: SliceOwner = {};
     const label = `${request.method} ${request.path}`;
-    const connection = request.connection;
-    const onClose = (): void => {
-      if (!connection!.writableFinished && !controller.signal.aborted)
-        controller.abort(new ClientClosedError(label));
-    };
-    if (connection?.destroyed === true) onClose();
-    else connection?.once('close', onClose);
+    const detach = abortOnClose(request.connection, owner, label);
     let call: BoundCall;
     try {
       await nextSlice(owner, label);
@@ -472,11 +465,11 @@ export class ResourcePipeline {
       await nextSlice(owner, label);
       const bound = bindDeferred(routed, this.bindingOf(state, request, query, version, body));
       call = bound.call;
-      // the handler's signal is the one the slices watch
-      (call.invocation.ctx as Context).abortController = controller;
       if (bound.items !== undefined) await runSliced(bound.items, owner, label);
+      // the handler's signal is the one the slices watched (made if the client went away meanwhile)
+      (call.invocation.ctx as Context).abortController = owner.abortController;
     } finally {
-      connection?.off('close', onClose);
+      detach();
     }
     state.call = call;
     if (state.probe !== undefined) state.probe.routed(call.invocation, call.batchSize);
@@ -494,14 +487,7 @@ export class ResourcePipeline {
   private async serveSliced(state: RequestState, call: BoundCall): Promise<EncodedResponse> {
     const ctx = call.invocation.ctx as Context;
     const label = `${call.invocation.resource.path} ${call.invocation.target.label}`;
-    const connection = state.request.connection;
-    const onClose = (): void => {
-      if (connection!.writableFinished) return;
-      const controller = (ctx.abortController ??= new AbortController());
-      if (!controller.signal.aborted) controller.abort(new ClientClosedError(label));
-    };
-    if (connection?.destroyed === true) onClose();
-    else connection?.once('close', onClose);
+    const detach = abortOnClose(state.request.connection, ctx, label);
     try {
       await nextSlice(ctx, label);
       const filters = call.route.resource.filters;
@@ -524,7 +510,7 @@ export class ResourcePipeline {
       await nextSlice(ctx, label);
       return await this.respond(state, response);
     } finally {
-      connection?.off('close', onClose);
+      detach();
     }
   }
 
@@ -852,6 +838,27 @@ export class ResourcePipeline {
     }
     return { status: response.status, headers, body: response.body, error: err };
   }
+}
+
+/**
+ * Aborts `owner`'s controller (made on demand) with a `ClientClosedError` once the client goes away before
+ * its response was written, so that the next slice (and the handler's `ctx.signal`) stops; returns the
+ * function that stops watching.
+ */
+function abortOnClose(
+  connection: ResourceRequest['connection'],
+  owner: SliceOwner,
+  label: string,
+): () => void {
+  if (connection === undefined) return () => undefined;
+  const onClose = (): void => {
+    if (connection.writableFinished) return;
+    const controller = (owner.abortController ??= new AbortController());
+    if (!controller.signal.aborted) controller.abort(new ClientClosedError(label));
+  };
+  if (connection.destroyed) onClose();
+  else connection.once('close', onClose);
+  return () => connection.off('close', onClose);
 }
 
 function hasNoKeys(o: object): boolean {
