@@ -3,35 +3,16 @@
  * and possible), on a free loopback port, scraping the given targets every second, its data in a temp
  * directory removed when it stops.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureDebianCommand } from './debian-package';
 import { freePort } from './redis-server';
 
 /** Finds `prometheus`, installing it with apt-get when it is missing; undefined when that fails. */
 export function ensurePrometheus(): string | undefined {
-  const found = which('prometheus');
-  if (found !== undefined) return found;
-  const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  const install = root ? ['apt-get'] : ['sudo', '-n', 'apt-get'];
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [
-    ['update', '-q'],
-    ['install', '-y', '-q', '--no-install-recommends', 'prometheus'],
-  ]) {
-    const r = spawnSync(install[0]!, [...install.slice(1), ...args], { stdio: 'ignore', env });
-    if (r.status !== 0) break;
-  }
-  return which('prometheus');
-}
-
-function which(cmd: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat(['/usr/bin', '/usr/sbin'])) {
-    const p = path.join(dir, cmd);
-    if (spawnSync('test', ['-x', p]).status === 0) return p;
-  }
-  return undefined;
+  return ensureDebianCommand('prometheus', 'prometheus', { noRecommends: true });
 }
 
 export class PrometheusServer {

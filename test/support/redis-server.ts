@@ -3,42 +3,23 @@
  * one for the whole suite (`SVC_TEST_REDIS_URL`), and tests that stop and restart Redis run their own.
  * Needs Debian's `redis-server` package (tested with 7.0); {@link ensureRedisServer} installs it when it can.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureDebianCommand } from './debian-package';
 
 export const REDIS_SERVER_PACKAGE = "Debian/Ubuntu package 'redis-server' (tested with Redis 7.0)";
 
 /** Finds `redis-server`, installing it with apt-get when it is missing (as root, or with `sudo -n`). */
 export function ensureRedisServer(): string {
-  const found = which('redis-server');
+  const found = ensureDebianCommand('redis-server', 'redis-server');
   if (found !== undefined) return found;
-  const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  const install = root ? ['apt-get'] : ['sudo', '-n', 'apt-get'];
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [
-    ['update', '-q'],
-    ['install', '-y', '-q', 'redis-server'],
-  ]) {
-    const r = spawnSync(install[0]!, [...install.slice(1), ...args], { stdio: 'ignore', env });
-    if (r.status !== 0) break;
-  }
-  const after = which('redis-server');
-  if (after !== undefined) return after;
   throw new Error(
     `The queue tests need a real redis-server and none is installed (installing it failed). ` +
       `Install the ${REDIS_SERVER_PACKAGE}: sudo apt-get install -y redis-server`,
   );
-}
-
-function which(cmd: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat(['/usr/bin', '/usr/sbin'])) {
-    const p = path.join(dir, cmd);
-    if (spawnSync('test', ['-x', p]).status === 0) return p;
-  }
-  return undefined;
 }
 
 /** A free TCP port on 127.0.0.1 (free when asked: another process may take it, so callers retry). */
