@@ -10,14 +10,14 @@ import { validateCommand } from './commands/validate-command';
 import { workerCommand } from './commands/worker';
 import { serveCommand } from './commands/serve';
 import { idlCommand } from './commands/idl';
+import { writeError, writeOutput } from './io';
 
 /** The `svc` program; each layer adds its subcommand here. */
 export function buildProgram(): Command {
   const program = new Command('svc')
     .description('Svc: typed HTTP resource services, wire-compatible with Rest.li 2.0')
     .version(version(), '-V, --version')
-    .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .exitOverride();
   program.addCommand(psonCommand());
   program.addCommand(generateCommand());
   program.addCommand(avroCommand());
@@ -27,7 +27,13 @@ export function buildProgram(): Command {
   program.addCommand(workerCommand());
   program.addCommand(idlCommand());
   program.addCommand(compatCommand());
-  for (const sub of program.commands) sub.exitOverride();
+  // help and usage errors go where the run's output goes (commander's addCommand copies no settings)
+  const output = { writeOut: (s: string) => void writeOutput(s), writeErr: (s: string) => writeError(s) };
+  const configure = (cmd: Command): void => {
+    cmd.exitOverride().configureOutput(output);
+    cmd.commands.forEach(configure);
+  };
+  configure(program);
   return program;
 }
 
@@ -48,17 +54,28 @@ export async function main(argv: readonly string[]): Promise<number> {
       return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
     if (isSvcError(err)) {
-      process.stderr.write(`svc: ${err.name} [${err.code}]: ${err.message}\n`);
+      writeError(`svc: ${err.name} [${err.code}]: ${err.message}\n`);
       return err.code === 'SVC_ERR_CLI_USAGE' ||
         err.code === 'SVC_ERR_COMPAT_INPUT' ||
         err.code.startsWith('SVC_ERR_SCHEMA_')
         ? EXIT_USAGE
         : EXIT_INVALID;
     }
-    if (err instanceof Error && 'code' in err && (err as NodeJS.ErrnoException).syscall !== undefined) {
-      process.stderr.write(`svc: ${err.message}\n`);
+    // a system error (no such file, ...); not `instanceof Error`: an embedding program may run the CLI in
+    // another realm (a vm context, jest), whose Error is not this one's
+    if (isSystemError(err)) {
+      writeError(`svc: ${err.message}\n`);
       return EXIT_USAGE;
     }
     throw err;
   }
+}
+
+function isSystemError(err: unknown): err is NodeJS.ErrnoException & { message: string } {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as NodeJS.ErrnoException).syscall === 'string' &&
+    typeof (err as Error).message === 'string'
+  );
 }

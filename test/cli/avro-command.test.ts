@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { parseSchema, SchemaResolver, SchemaTranslator } from '../../src';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess as runCli } from '../support/run-cli';
 
 const FIXTURES = join(__dirname, '../fixtures/pegasus');
 const AVSC = join(__dirname, '../schema/avro/fixtures');

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess as runCli } from '../support/run-cli';
 
 const ROOT = path.join(__dirname, '../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/pegasus');

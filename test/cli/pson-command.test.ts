@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JsonCodec, PsonCodec } from '../../src';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess as runCli } from '../support/run-cli';
 
 const PHOTO = join(__dirname, '../../examples/data/photo.json');
 
 describe('svc pson', () => {
-  it('encodes JSON to PSON and decodes it back exactly, through real pipes', async () => {
+  it('encodes JSON to PSON and decodes it back exactly', async () => {
     const encoded = await runCli(['pson', 'encode', PHOTO]);
     expect(encoded.stderr).toBe('');
     expect(encoded.code).toBe(0);

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSchema, SchemaResolver } from '../../src';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess as runCli } from '../support/run-cli';
 import { tempDirs } from '../support/temp-dirs';
 
 const tempDir = tempDirs('svc-schema-');

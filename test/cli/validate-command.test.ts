@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess as runCli } from '../support/run-cli';
 import { tempDirs } from '../support/temp-dirs';
 
 const tempDir = tempDirs('svc-validate-');

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess as runCli } from '../support/run-cli';
 import { tempDirs } from '../support/temp-dirs';
 import {
   compatExitCode,

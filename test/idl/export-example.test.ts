@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportIdl, idlFileTexts, validateRestSpec, validateSnapshot } from '../../src';
 import { exampleInterfaces } from '../../examples/interfaces';
-import { runCli } from '../support/run-cli';
+import { runCliInProcess as runCli } from '../support/run-cli';
 import { tempDirs } from '../support/temp-dirs';
 
 const tempDir = tempDirs('svc-idl-');

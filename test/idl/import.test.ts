@@ -18,17 +18,15 @@ import {
 } from '../../src';
 import { createExampleApp } from '../../examples/app';
 
+import { runCliInProcess } from '../support/run-cli';
 const ROOT = path.join(__dirname, '../..');
 const SHOP = path.join(__dirname, 'fixtures/import');
 // below test/ so that jest transforms the generated modules and maps 'svc-framework' to src/
 const FRESH = path.join(ROOT, 'test/generated/idl-fresh');
 
-function svc(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['-r', '@swc-node/register', 'src/cli/run.ts', ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+async function svc(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const r = await runCliInProcess(args);
+  return { status: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr };
 }
 
 describe('export, import, type-check, call', () => {
@@ -43,9 +41,9 @@ describe('export, import, type-check, call', () => {
   });
 
   it('gives a client of the running example that compiles under --strict', async () => {
-    const exported = svc('idl', 'export', 'examples/interfaces.ts', path.join(FRESH, 'idl'));
+    const exported = await svc('idl', 'export', 'examples/interfaces.ts', path.join(FRESH, 'idl'));
     expect(exported.status).toBe(0);
-    const generated = svc(
+    const generated = await svc(
       'generate',
       '--idl',
       path.join(FRESH, 'idl/idl'),
@@ -243,18 +241,18 @@ describe('bad IDL', () => {
     expect(module.text).toMatch(/batchGet: \{\s*maxBatchSize: 25,?\s*\}/);
   });
 
-  it('says on the command line what is wrong and exits non-zero', () => {
+  it('says on the command line what is wrong and exits non-zero', async () => {
     const file = write('x.restspec.json', '[1, 2');
-    const r = svc('generate', '--idl', file, path.join(dir, 'out'));
+    const r = await svc('generate', '--idl', file, path.join(dir, 'out'));
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('x.restspec.json is not a valid IDL file');
     expect(fs.existsSync(path.join(dir, 'out'))).toBe(false);
   });
 
-  it('refuses schemas and --idl together, and neither', () => {
-    expect(svc('generate', '--idl', dir, path.join(dir, 'out'), 'com.example.A').stderr).toContain(
+  it('refuses schemas and --idl together, and neither', async () => {
+    expect((await svc('generate', '--idl', dir, path.join(dir, 'out'), 'com.example.A')).stderr).toContain(
       'not both',
     );
-    expect(svc('generate', path.join(dir, 'out')).stderr).toContain('nothing to generate');
+    expect((await svc('generate', path.join(dir, 'out'))).stderr).toContain('nothing to generate');
   });
 });

@@ -60,7 +60,6 @@ export async function launchChromium(): Promise<TestBrowser> {
 export function describeWithBrowser(name: string, fn: () => void): void {
   const exe = chromiumExecutable();
   if ('reason' in exe) {
-    // eslint-disable-next-line no-console
     console.warn(`skipping "${name}": ${exe.reason}`);
     describe.skip(name, fn);
     return;

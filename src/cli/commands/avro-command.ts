@@ -13,7 +13,7 @@ import {
 import { avroToDataSchema } from '../../schema/avro/avro-to-data-schema';
 import { dataToAvroSchemaJson } from '../../schema/avro/data-to-avro-schema';
 import { CliUsageError, EXIT_USAGE } from '../cli-error';
-import { readInput, writeOutput } from '../io';
+import { readInput, writeError, writeOutput } from '../io';
 import { loadSchemas, RESOLVER_PATH_HELP, resolverFor, resolverPathOption } from './schema-command';
 
 interface ToAvroOptions {
@@ -145,7 +145,7 @@ function translating<T>(fn: () => T): T {
     return fn();
   } catch (err) {
     if (isSvcError(err) && err.code.startsWith('SVC_ERR_AVRO_')) {
-      process.stderr.write(`svc: ${err.name} [${err.code}]: ${err.message}\n`);
+      writeError(`svc: ${err.name} [${err.code}]: ${err.message}\n`);
       throw new CommanderError(EXIT_USAGE, 'svc.avro.failed', err.message);
     }
     throw err;

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { type ModuleFormat, detectModuleFormat, generateTemplates, writeGeneratedFiles } from '../../codegen';
 import { generateFromIdl } from '../../idl/import';
 import { CliUsageError } from '../cli-error';
-import { writeOutput } from '../io';
+import { writeError, writeOutput } from '../io';
 
 /** The environment variable read for the resolver path when no option gives one. */
 export const RESOLVER_PATH_ENV = 'GENERATOR_RESOLVER_PATH';
@@ -123,7 +123,7 @@ export function generateCommand(): Command {
             importExtension,
           });
           for (const w of imported.warnings)
-            process.stderr.write(`warning: ${w.file}${w.path === '' ? '' : ` at ${w.path}`}: ${w.message}\n`);
+            writeError(`warning: ${w.file}${w.path === '' ? '' : ` at ${w.path}`}: ${w.message}\n`);
           files = imported.files;
           interfaces = `Interfaces: ${imported.interfaces.join(', ')}\n`;
         } else {

@@ -9,7 +9,7 @@ import { schemasToJson } from '../../schema/schema-to-json';
 import { schemaToPdl } from '../../schema/pdl/pdl-writer';
 import { translateSchemaTree } from '../../schema/pdl/schema-tree-translation';
 import { CliUsageError } from '../cli-error';
-import { writeOutput } from '../io';
+import { writeError, writeOutput } from '../io';
 
 /** The environment variable that gives the resolver path when `--resolver-path` is absent. */
 export const RESOLVER_PATH_ENV = 'SVC_RESOLVER_PATH';
@@ -40,7 +40,7 @@ export function resolverFor(
 
 /** Writes each warning of the resolver's parses to standard error, one line each: `WARNING <file:line:col> ...`. */
 export function printSchemaWarnings(resolver: SchemaResolver): void {
-  for (const w of resolver.warnings()) process.stderr.write(`WARNING ${formatSchemaProblem(w)}\n`);
+  for (const w of resolver.warnings()) writeError(`WARNING ${formatSchemaProblem(w)}\n`);
 }
 
 /** True when `nameOrFile` should be read as a file: it exists as one, or it looks like a path or a schema file name. */
