@@ -24,6 +24,7 @@ import {
   type SvcClient,
   createClient,
   withAttachments,
+  withContentType,
   LONG_KEY,
   ServiceError,
   StringArray,
@@ -74,8 +75,11 @@ export function photosResource(lib: PhotoLibrary, options: ExampleResourceOption
     get: (id, ctx) => {
       const photo = lib.getPhoto(id);
       if (photo === undefined || !ctx.responseAttachmentsSupported()) return photo;
-      return lib.images.writer(id).then((image) => {
-        if (image === undefined) return photo;
+      return lib.images.writer(id).then((stored) => {
+        if (stored === undefined) return photo;
+        // the media type the processing job sniffed, so the part says what it holds (image/png, ...)
+        const mediaType = photo.getImageInfo()?.getMediaType();
+        const image = mediaType === undefined ? stored : withContentType(stored, mediaType);
         ctx.setResponseAttachments(ResponseAttachments.builder().appendSingleAttachment(image).build());
         return photo.copy().setImage(`cid:${image.getAttachmentID()}`);
       });

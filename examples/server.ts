@@ -9,20 +9,26 @@
 import { createAccessLog, serve } from 'svc-framework';
 import { createExampleApp } from './app';
 
-/** Example requests against `base`, as shell lines. */
+/**
+ * Example requests against `base`, as shell lines. Each names protocol 2.0.0, as every Rest.li client does:
+ * a request without a version header is taken as protocol 1.0.0 (Rest.li's rule for a client that names
+ * none), whose URL grammar differs (`ids=1&ids=2`, `a=1&b=2` keys), and the reply says which version it
+ * was answered in (`X-Svc-Protocol-Version`).
+ */
 export function curlLines(base: string): string[] {
-  const json = "-H 'Content-Type: application/json'";
+  const v2 = "-H 'X-Svc-Protocol-Version: 2.0.0'";
+  const json = `${v2} -H 'Content-Type: application/json'`;
   return [
-    `curl -s ${base}/photos/1`,
-    `curl -s '${base}/photos?ids=List(1,2)&fields=title,format'`,
-    `curl -s '${base}/photos?q=titleAndOrFormat&format=JPEG&count=1'`,
-    `curl -s -H 'X-Svc-Protocol-Version: 2.0.0' '${base}/photos?bq=searchPhotos&criteria=List((title:Sunrise%20over%20the%20bay,format:JPEG),(title:Nowhere,format:PNG))'`,
+    `curl -s ${v2} ${base}/photos/1`,
+    `curl -s ${v2} '${base}/photos?ids=List(1,2)&fields=title,format'`,
+    `curl -s ${v2} '${base}/photos?q=titleAndOrFormat&format=JPEG&count=1'`,
+    `curl -s ${v2} '${base}/photos?bq=searchPhotos&criteria=List((title:Sunrise%20over%20the%20bay,format:JPEG),(title:Nowhere,format:PNG))'`,
     `curl -s -X POST ${json} -d '{"title":"Harbour at dusk","format":"JPEG","tags":["bay"]}' ${base}/photos`,
     `curl -s -X POST ${json} -d '{"patch":{"$set":{"title":"Sunrise, again"}}}' ${base}/photos/1`,
     `curl -s -X POST ${json} -d '{"tag":"favourite"}' '${base}/photos/1?action=addTag'`,
-    `curl -s '${base}/albumEntries/(albumId:1)?q=byAlbum&fields=photoId,addedAt'`,
-    `curl -s '${base}/jobs?q=byState&state=COMPLETED'`,
-    `curl -s -H 'Accept: application/x-pson' ${base}/albums/1 | od -c | head -3`,
+    `curl -s ${v2} '${base}/albumEntries/(albumId:1)?q=byAlbum&fields=photoId,addedAt'`,
+    `curl -s ${v2} '${base}/jobs?q=byState&state=COMPLETED'`,
+    `curl -s ${v2} -H 'Accept: application/x-pson' ${base}/albums/1 | od -c | head -3`,
   ];
 }
 
@@ -103,6 +109,9 @@ function printBanner(base: string, actualPort: number, pid: number, workers: num
     `Photo library listening on ${base} (pid ${pid}; Ctrl-C or \`kill ${pid}\` stops it). Try:`,
     '',
     ...curlLines(base).map((l) => `  ${l}`),
+    '',
+    'Each line names protocol 2.0.0; without X-Svc-Protocol-Version (or X-RestLi-Protocol-Version) a request is',
+    'taken as 1.0.0, as Rest.li does, and the reply header says which version answered.',
     '',
     `or the typed client: PORT=${actualPort} node -r @swc-node/register examples/client.ts`,
     '',

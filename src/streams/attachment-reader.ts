@@ -113,13 +113,18 @@ export class AttachmentReader implements DataSourceIterator {
       this.#onError(error);
       return;
     }
-    const reader = new SingleAttachmentReader(id, part.body, (error) => {
-      if (error !== undefined) {
-        // a part that breaks off leaves the rest of the message unreadable
-        this.#parts.cancel(error);
-        this.#onError(error);
-      } else if (this.#state === 'reading' || this.#state === 'draining') this.#parts.request();
-    });
+    const reader = new SingleAttachmentReader(
+      id,
+      part.body,
+      (error) => {
+        if (error !== undefined) {
+          // a part that breaks off leaves the rest of the message unreadable
+          this.#parts.cancel(error);
+          this.#onError(error);
+        } else if (this.#state === 'reading' || this.#state === 'draining') this.#parts.request();
+      },
+      part.headers.get('content-type')?.trim(),
+    );
     this.#current = reader;
     if (this.#state === 'draining') {
       reader.registerCallback(DISCARD);

@@ -69,9 +69,12 @@ export function channelFromWriter(writer: AttachmentDataSourceWriter): ChunkChan
   };
 }
 
-/** A writer as a part: `Content-ID` from its attachment id. */
+/** A writer as a part: `Content-ID` from its attachment id, and `Content-Type` when the writer names one. */
 export function partFromWriter(writer: AttachmentDataSourceWriter): PartChannel {
-  return { headers: new Map([['content-id', writer.getAttachmentID()]]), body: channelFromWriter(writer) };
+  const headers = new Map([['content-id', writer.getAttachmentID()]]);
+  const type = writer.getContentType?.();
+  if (type !== undefined && type !== '') headers.set('content-type', type);
+  return { headers, body: channelFromWriter(writer) };
 }
 
 /**

@@ -14,6 +14,12 @@ import type { WriteHandle } from './write-handle';
  */
 export interface AttachmentDataSourceWriter {
   getAttachmentID(): string;
+  /**
+   * The media type of the bytes, sent as the part's `Content-Type` (so a browser or `curl` can tell an image
+   * from the rest). Optional: Rest.li's writers have none and send a part with its Content-ID alone, which
+   * is what a writer without this method sends too.
+   */
+  getContentType?(): string | undefined;
   onInit(handle: WriteHandle): void;
   onWritePossible(): void;
   onAbort(reason: Error): void;

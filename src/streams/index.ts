@@ -27,6 +27,7 @@ export {
   writerFromBytes,
   writerFromAsyncIterable,
   writerFromSyncInput,
+  withContentType,
   dataSourceIterator,
 } from './writers';
 export {

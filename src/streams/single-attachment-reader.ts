@@ -20,11 +20,12 @@ type State = 'idle' | 'reading' | 'draining' | 'finished' | 'drained' | 'errored
  * One incoming attachment, read one chunk per `requestAttachmentData()` (the reference's
  * `SingleRestLiAttachmentReader`): demand goes back to the source, so a consumer that does not ask holds
  * the socket still. It is also a writer, so an incoming attachment can be appended to an outgoing request
- * or response as it is and stream through without buffering (wire facts §6.6; forwarded parts keep only
- * their Content-ID).
+ * or response as it is and stream through without buffering (wire facts §6.6: Rest.li keeps only the
+ * Content-ID of a forwarded part; Svc keeps its Content-Type as well).
  */
 export class SingleAttachmentReader implements AttachmentDataSourceWriter {
   readonly #id: string;
+  readonly #contentType: string | undefined;
   readonly #channel: ChunkChannel;
   /** Called once when this attachment's stream has ended (read, drained, failed): the next one may come. */
   readonly #settled: (error?: Error) => void;
@@ -37,8 +38,14 @@ export class SingleAttachmentReader implements AttachmentDataSourceWriter {
   #errorReported = false;
 
   /** @internal made by the attachment reader (or the multipart layer) for each attachment part */
-  constructor(id: string, channel: ChunkChannel, settled: (error?: Error) => void = () => undefined) {
+  constructor(
+    id: string,
+    channel: ChunkChannel,
+    settled: (error?: Error) => void = () => undefined,
+    contentType?: string,
+  ) {
     this.#id = id;
+    this.#contentType = contentType;
     this.#channel = channel;
     this.#settled = settled;
     channel.setListener({
@@ -51,6 +58,14 @@ export class SingleAttachmentReader implements AttachmentDataSourceWriter {
   /** The attachment's identifier (its part's Content-ID, without angle brackets). */
   getAttachmentID(): string {
     return this.#id;
+  }
+
+  /**
+   * The part's `Content-Type`, if it had one (Rest.li's writers send none). Kept when the attachment is
+   * forwarded, unlike Rest.li, which re-emits a forwarded part with its Content-ID alone.
+   */
+  getContentType(): string | undefined {
+    return this.#contentType;
   }
 
   /** Registers the consumer; once only, before reading. */

@@ -186,10 +186,28 @@ function watchEnd(writer: AttachmentDataSourceWriter, ended: () => void): Attach
   };
   return {
     getAttachmentID: () => writer.getAttachmentID(),
+    getContentType: () => writer.getContentType?.(),
     onInit: (handle) => {
       handle.whenClosed(fire);
       writer.onInit(handle);
     },
+    onWritePossible: () => writer.onWritePossible(),
+    onAbort: (reason) => writer.onAbort(reason),
+  };
+}
+
+/**
+ * `writer`, sent with the given media type as its part's `Content-Type` (e.g. `image/png` for an image a
+ * browser should show). The writer is used as it is otherwise.
+ */
+export function withContentType(
+  writer: AttachmentDataSourceWriter,
+  contentType: string,
+): AttachmentDataSourceWriter {
+  return {
+    getAttachmentID: () => writer.getAttachmentID(),
+    getContentType: () => contentType,
+    onInit: (handle) => writer.onInit(handle),
     onWritePossible: () => writer.onWritePossible(),
     onAbort: (reason) => writer.onAbort(reason),
   };

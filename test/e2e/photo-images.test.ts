@@ -128,13 +128,20 @@ describe('photo images', () => {
         concatMap((a) =>
           a.data$.pipe(
             toArray(),
-            map((c) => [a.id, Buffer.concat(c)] as const),
+            map((c) => [a.id, Buffer.concat(c), a.reader.getContentType()] as const),
           ),
         ),
       ),
     );
     expect(photo.image).toBe(`cid:${got[0]}`);
     expect(digest(got[1])).toBe(digest(image));
+    // the image part says what it holds (the media type the job sniffed), read here and in the raw bytes
+    expect(got[2]).toBe('image/png');
+    const head = withImage.body.subarray(0, 4096).toString('latin1');
+    const imagePart = head.slice(head.indexOf('\r\n--', 2));
+    expect(imagePart.slice(0, imagePart.indexOf('\r\n\r\n')).toLowerCase()).toContain(
+      '\r\ncontent-type: image/png',
+    );
   });
 
   it('streams a 64 MiB image generated on the fly', async () => {

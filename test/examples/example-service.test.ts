@@ -115,6 +115,12 @@ describe('the example service', () => {
       const bytes = Buffer.from(await r.arrayBuffer());
       results.push({ line, status: r.status, body: bytes.toString('latin1') });
       expect({ line, ok: r.status >= 200 && r.status < 300 }).toEqual({ line, ok: true });
+      // every line names protocol 2.0.0 (without it a request is taken as 1.0.0), and is answered in it
+      expect({
+        line,
+        sent: c.headers['x-svc-protocol-version'],
+        answered: r.headers.get('x-svc-protocol-version'),
+      }).toEqual({ line, sent: '2.0.0', answered: '2.0.0' });
     }
     const body = (fragment: string): string => results.find((x) => x.line.includes(fragment))!.body;
     expect(JSON.parse(results[0]!.body)).toMatchObject({

@@ -12,6 +12,7 @@ import {
   writerFromAsyncIterable,
   writerFromBytes,
   writerFromObservable,
+  withContentType,
 } from '../../src/streams';
 import { Observable } from 'rxjs';
 import { encodeRelated } from '../../src/streams/related/encoder';
@@ -103,6 +104,39 @@ describe('multipart/related encoder', () => {
       ['<a>', 'alpha'],
       ['<b>', 'beta'],
     ]);
+  });
+
+  it('gives an attachment part the Content-Type its writer names, kept when the reader is forwarded', async () => {
+    const incoming = new AttachmentReader(
+      partsFromIterator(
+        dataSourceIterator([
+          withContentType(writerFromBytes('png', Buffer.from('\x89PNG')), 'image/png'),
+          writerFromBytes('plain', Buffer.from('x')),
+        ]),
+      ),
+    );
+    const msg = encodeRelated({ contentType: 'application/json', bytes: Buffer.from('{}') }, [incoming]);
+    const parts = pythonParts(msg.contentType, await collect(msg.body));
+    expect(parts.map((p) => p.headers)).toEqual([
+      { 'content-type': 'application/json' },
+      { 'content-id': '<png>', 'content-type': 'image/png' },
+      { 'content-id': '<plain>' },
+    ]);
+  });
+
+  it.each([
+    ['a CR LF', 'image/png\r\nX-Forged: 1'],
+    ['a bare LF', 'image/png\n--boundary'],
+  ])('fails the body when a content type holds %s, and aborts the writer', async (_label, type) => {
+    const aborted: string[] = [];
+    const writer = withContentType(writerFromBytes('a', Buffer.from('x')), type);
+    const msg = encodeRelated({ contentType: 'application/json', bytes: Buffer.from('{}') }, [
+      { ...writer, onAbort: (e: Error) => aborted.push(e.message) },
+    ]);
+    await expect(collect(msg.body)).rejects.toThrow(
+      "attachment 'a' has a content type that is not a single header value",
+    );
+    expect(aborted).toHaveLength(1);
   });
 
   it('fails the body on a repeated attachment id and aborts the writer', async () => {

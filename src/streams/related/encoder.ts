@@ -34,7 +34,8 @@ const WINDOW = 2;
 
 /**
  * Writes a `multipart/related` message (brief, "Attachment wire format"; wire facts §6.1): the payload as
- * part 1 with its own `Content-Type`, then one part per attachment with `Content-ID: <id>`, then the closing
+ * part 1 with its own `Content-Type`, then one part per attachment with `Content-ID: <id>` (and its
+ * `Content-Type` when the writer names one), then the closing
  * delimiter. The body is a Node `Readable` pulled by its consumer (a socket through `pipe`, whose `drain`
  * then paces the writers): the current writer gets capacity only while the body wants data, so no
  * attachment is ever held in memory, and chunks are pushed as the writers gave them, without copies.
@@ -135,8 +136,23 @@ export function encodeRelated(
       fail(new AttachmentStreamError(`attachment id '${String(id)}' ${why}`));
       return;
     }
+    let type: string | undefined;
+    try {
+      type = writer.getContentType?.();
+    } catch (e) {
+      fail(asError(e));
+      return;
+    }
+    // a media type is one header line: a CR or LF in it would let a writer forge headers or parts
+    if (type !== undefined && (typeof type !== 'string' || /[\r\n]/.test(type))) {
+      const why = `attachment '${id}' has a content type that is not a single header value`;
+      writer.onAbort(new AttachmentAbortedError(why));
+      fail(new AttachmentStreamError(why));
+      return;
+    }
     ids.add(id);
-    push(`${CRLF}--${boundary}${CRLF}Content-ID: <${id}>${CRLF}${CRLF}`);
+    const typeLine = type === undefined || type === '' ? '' : `${CRLF}Content-Type: ${type}`;
+    push(`${CRLF}--${boundary}${CRLF}Content-ID: <${id}>${typeLine}${CRLF}${CRLF}`);
     current = WriteHandle.attach(writer, sink);
     fill();
   };
