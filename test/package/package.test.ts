@@ -70,7 +70,7 @@ function node(args: readonly string[]): { status: number | null; stdout: string;
 }
 
 describe('the packed package', () => {
-  it('holds the compiled code, the command, LICENSE, CHANGELOG.md and README.md, and no sources or tests', () => {
+  it('holds the compiled code, the command, the sources its maps point at, the docs, and no tests', () => {
     const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
       cwd: pkg,
       encoding: 'utf8',
@@ -91,7 +91,31 @@ describe('the packed package', () => {
       expect({ file: f, packed: files.includes(f) }).toEqual({ file: f, packed: true });
     }
     const tops = [...new Set(files.map((f) => f.split('/')[0]))].sort();
-    expect(tops).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'bin', 'dist', 'package.json']);
+    expect(tops).toEqual([
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'bin',
+      'dist',
+      'docs',
+      'package.json',
+      'src',
+    ]);
+    // every source map points at a source the package ships
+    const maps = files.filter((f) => f.endsWith('.js.map'));
+    expect(maps.length).toBeGreaterThan(100);
+    const missing = maps.flatMap((m) => {
+      const { sources } = JSON.parse(fs.readFileSync(path.join(pkg, m), 'utf8')) as { sources: string[] };
+      return sources
+        .map((s) => path.posix.normalize(path.posix.join(path.posix.dirname(m), s)))
+        .filter((s) => !files.includes(s));
+    });
+    expect(missing).toEqual([]);
+    // every document the README names (src/*/README.md, docs/*.md) travels with it
+    const readme = fs.readFileSync(path.join(pkg, 'README.md'), 'utf8');
+    const named = [...new Set(readme.match(/\b(?:src|docs)\/[\w/.-]+\.md\b/g) ?? [])];
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((f) => !files.includes(f))).toEqual([]);
   });
 
   it('ships a compiled module for every source file of the work tree', () => {
@@ -171,6 +195,32 @@ describe('a consumer of the package', () => {
   it('runs the svc command from the package', () => {
     const r = node([path.join(consumer, 'node_modules/svc-framework/bin/svc.js'), '--version']);
     expect([r.status, r.stdout]).toEqual([0, `${PACKAGE.version}\n`]);
+  });
+
+  it("loads a .ts module through the project's TypeScript loader, and names the loaders when it has none", () => {
+    const dir = fs.mkdtempSync(path.join(consumer, 'loader-'));
+    const mod = path.join(dir, 'resources.ts');
+    fs.writeFileSync(mod, 'export const answer: number = 42;\n');
+    const svc = path.join(consumer, 'node_modules/svc-framework/bin/svc.js');
+    const none = node([svc, 'idl', 'export', mod, path.join(dir, 'out')]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('a TypeScript module needs a TypeScript loader and none is installed');
+    expect(none.stderr).toContain('npm install -D @swc-node/register');
+    // the consumer installs one: the same command loads the module (which exports no resource)
+    fs.symlinkSync(
+      path.join(ROOT, 'node_modules/@swc-node'),
+      path.join(consumer, 'node_modules/@swc-node'),
+      'dir',
+    );
+    try {
+      const loaded = node([svc, 'idl', 'export', mod, path.join(dir, 'out')]);
+      expect([loaded.status, loaded.stderr]).toEqual([
+        2,
+        expect.stringContaining('exports no resource definitions or interfaces'),
+      ]);
+    } finally {
+      fs.unlinkSync(path.join(consumer, 'node_modules/@swc-node'));
+    }
   });
 
   it.each([

@@ -5,6 +5,7 @@ import { exportIdl, idlFileTexts } from '../../idl/export';
 import { interfaceOf } from '../../resources/interface';
 import { CliUsageError } from '../cli-error';
 import { writeOutput } from '../io';
+import { TYPESCRIPT_MODULES_HELP, ensureTypeScriptLoader } from '../load-module';
 
 const KINDS: ReadonlySet<unknown> = new Set(['collection', 'association', 'simple', 'actionsSet']);
 
@@ -50,20 +51,10 @@ export function resourcesOfModule(exports: Record<string, unknown>, only?: strin
   return out;
 }
 
-/** Loads the module (a `.ts` one through @swc-node/register, which the CLI registers when it can). */
+/** Loads the module (a `.ts` one through the project's TypeScript loader, see load-module.ts). */
 function loadModule(file: string): Record<string, unknown> {
   const path = nodePath.resolve(file);
-  if (/\.[cm]?tsx?$/.test(path) && require.extensions['.ts'] === undefined) {
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      require('@swc-node/register');
-    } catch (err) {
-      throw new CliUsageError(
-        `${file} is TypeScript and no TypeScript loader is available: install @swc-node/register, or export from the compiled .js`,
-        { cause: err },
-      );
-    }
-  }
+  ensureTypeScriptLoader(path, 'svc idl export');
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require(path) as Record<string, unknown>;
@@ -96,6 +87,7 @@ export function idlCommand(): Command {
       .argument('<outDir>', 'output directory: files go to <outDir>/idl/ and <outDir>/snapshot/')
       .option('--namespace <namespace>', 'namespace of root resources that declare none (default: none)')
       .option('--export <name>', 'use only this export of the module')
+      .addHelpText('after', `\n${TYPESCRIPT_MODULES_HELP}\n`)
       .action(async (module: string, outDir: string, opts: IdlExportOptions) => {
         const resources = resourcesOfModule(loadModule(module), opts.export);
         if (resources.length === 0) {

@@ -6,7 +6,7 @@ import { svcServerOptions } from '../../server/server-options';
 import { type AppFactory, type ServedApp, type ServiceContext, serve } from '../../runtime/serve';
 import { workerCount } from '../../runtime/runner';
 import { CliUsageError } from '../cli-error';
-import { loadUserModule } from '../load-module';
+import { TYPESCRIPT_MODULES_HELP, loadUserModule } from '../load-module';
 
 interface ServeCommandOptions {
   readonly workers: string;
@@ -30,7 +30,7 @@ function wholeNumber(what: string, min: number, max: number): (value: string) =>
 }
 
 const HELP = `
-The module (.js; .ts only when node runs with a TypeScript loader) exports one of
+The module (.js, or .ts through the project's TypeScript loader: see the end) exports one of
   - an app factory, as its default export or as 'createApp': (context) => app | Promise<app>, where app is
     a fastify instance (or anything with a node:http 'server' and a 'close()'); context.health.addCheck(name,
     check) adds readiness checks, context.shutdown.addHook(name, fn) adds shutdown steps
@@ -75,7 +75,7 @@ export function serveCommand(): Command {
     )
     .option('--live-path <path>', 'path of the liveness probe (default /health/live)')
     .option('--ready-path <path>', 'path of the readiness probe (default /health/ready)')
-    .addHelpText('after', HELP)
+    .addHelpText('after', `${HELP}\n${TYPESCRIPT_MODULES_HELP}\n`)
     .action((specifier: string, options: ServeCommandOptions) => runServe(specifier, options));
 }
 
@@ -136,7 +136,7 @@ async function appFrom(
 ): Promise<ServedApp> {
   const m = (typeof mod === 'object' && mod !== null ? mod : {}) as Record<string, unknown>;
   const candidate = m.createApp ?? m.resources ?? m.default ?? (typeof mod === 'function' ? mod : undefined);
-  if (typeof candidate === 'function') return (await (candidate as AppFactory)(context));
+  if (typeof candidate === 'function') return await (candidate as AppFactory)(context);
   if (Array.isArray(candidate)) {
     const app = fastify({ ...svcServerOptions() });
     await app.register(svcPlugin, {

@@ -4,7 +4,7 @@ import { AttachmentQueue, type Processor } from '../../queue/attachment-queue';
 import { BullMqDriver } from '../../queue/bullmq-driver';
 import { FileBlobStore } from '../../queue/file-blob-store';
 import { CliUsageError } from '../cli-error';
-import { loadUserModule } from '../load-module';
+import { TYPESCRIPT_MODULES_HELP, loadUserModule } from '../load-module';
 
 /** What a `--processors` module exports (as its default export, or as the module itself). */
 export type ProcessorsModule =
@@ -32,7 +32,7 @@ function positiveInt(what: string, max: number): (value: string) => number {
 }
 
 const HELP = `
-The processors module (.js; .ts only when node runs with a TypeScript loader) exports, as its default
+The processors module (.js, or .ts through the project's TypeScript loader: see the end) exports, as its default
 export or as the module itself, either
   - a function (queue: AttachmentQueue) => void that registers processors: queue.process('photo.process', fn)
   - or an object of processors by job name: { 'photo.process': async (job, attachments) => ({ ... }) }
@@ -73,7 +73,7 @@ export function workerCommand(): Command {
       positiveInt('--stalled-interval', 86_400_000),
       30_000,
     )
-    .addHelpText('after', HELP)
+    .addHelpText('after', `${HELP}\n${TYPESCRIPT_MODULES_HELP}\n`)
     .action((options: WorkerCommandOptions) => runWorker(options));
 }
 
