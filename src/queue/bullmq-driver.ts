@@ -57,6 +57,12 @@ export interface BullMqDriverOptions {
   /**
    * How long a worker's lock on a running job lasts (ms; renewed at half of it while the job runs). A worker
    * that dies holds a job this long at most before it counts as stalled. Default 30,000.
+   *
+   * The trade-off: a killed worker's job waits up to `lockDurationMs` plus one `stalledIntervalMs` (about
+   * 35 s with the defaults, as measured) before another worker takes it. A shorter lock brings that in, but
+   * a worker whose event loop is held longer than the lock (a CPU-bound processor, a long GC pause, Redis
+   * out of reach) loses a job it is still running, and the job runs twice at once. Shorten it only for
+   * processors that never block the loop for long; keep both figures well above the longest such pause.
    */
   readonly lockDurationMs?: number;
   /** How often workers look for stalled jobs (their worker died) and put them back to wait (ms). Default 30,000. */

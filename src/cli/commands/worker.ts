@@ -43,7 +43,10 @@ streams attachments into it and the worker reads them back from it.
 On SIGTERM or SIGINT the worker stops taking jobs, lets the running ones finish (after --shutdown-timeout
 they are released back to the queue for another worker), closes its connections and exits 0.
 A worker killed outright (SIGKILL, a crash) loses its jobs' locks: another worker runs them again after
-the lock duration. Processors must therefore be idempotent.`;
+the lock duration (plus up to one stalled check: about 35 s with the defaults). Processors must therefore
+be idempotent. A shorter --lock-duration moves such jobs sooner, but a worker whose event loop is held
+longer than the lock (CPU-bound work, a GC pause, Redis out of reach) loses a job it is still running,
+which then runs twice: keep it well above the longest pause of your processors.`;
 
 /** `svc worker`: runs the queue's jobs in this process, on Redis (BullMQ), until SIGTERM/SIGINT. */
 export function workerCommand(): Command {
