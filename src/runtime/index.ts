@@ -55,6 +55,10 @@ export {
   type ClusterMetricsOptions,
   type ClusterMetricsServer,
   DEFAULT_CLUSTER_METRICS_OPTIONS,
+  CLUSTER_SCRAPE_ENV,
+  ClusterScrapeError,
+  answerWorkerScrapes,
+  scrapeThroughPrimary,
   serveClusterMetrics,
 } from './metrics-cluster';
 export {

@@ -10,6 +10,7 @@ import type {
 } from '../resources';
 import { type ExcludeOption, excluder } from './exclude';
 import { markRequestStream, streamedBytes } from './streamed-bytes';
+import { scrapeThroughPrimary, scrapesThroughPrimary } from './metrics-cluster';
 
 /**
  * Prometheus metrics of a service, through `prom-client`: requests by resource, method and status,
@@ -58,8 +59,14 @@ export interface SvcMetrics {
   readonly jobObserver: JobObserver;
   /** Reports the jobs of `queue` by state at each scrape (`svc_jobs{state}`). */
   watchQueue(queue: AttachmentQueue): void;
-  /** The scrape: the Prometheus text format and its content type. */
+  /**
+   * The scrape: the Prometheus text format and its content type. In a worker of `svc serve --workers n`
+   * (`serve()` with workers) it is every worker's totals, asked of the runner's primary; else this
+   * process's, as {@link SvcMetrics.scrapeLocal}.
+   */
   scrape(): Promise<{ readonly contentType: string; readonly body: string }>;
+  /** This process's metrics alone. */
+  scrapeLocal(): Promise<{ readonly contentType: string; readonly body: string }>;
   /** A fastify route handler answering the scrape (`app.get('/metrics', metrics.route)`). */
   readonly route: (
     request: unknown,
@@ -366,16 +373,20 @@ export function createMetrics(options: MetricsOptions = {}): SvcMetrics {
     AggregatorRegistry.setRegistries([...workerRegistries]);
   }
 
-  const scrape = async (): Promise<{ contentType: string; body: string }> => ({
+  const scrapeLocal = async (): Promise<{ contentType: string; body: string }> => ({
     contentType: registry.contentType,
     body: await registry.metrics(),
   });
+  // under `svc serve --workers n` the scrape is the whole service's, whichever worker the scraper reached
+  const scrape = (): Promise<{ readonly contentType: string; readonly body: string }> =>
+    scrapesThroughPrimary() ? scrapeThroughPrimary() : scrapeLocal();
   return Object.freeze({
     registry,
     observer,
     jobObserver,
     watchQueue,
     scrape,
+    scrapeLocal,
     route: async (
       _request: unknown,
       reply: { header(name: string, value: string): unknown; send(body: string): unknown },

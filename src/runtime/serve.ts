@@ -4,6 +4,7 @@ import type { ErrorMode } from '../protocol';
 import { createFrontDoor, installFrontDoor } from './front-door';
 import { Health, type HealthOptions } from './health';
 import { LoadShedder, type LoadSheddingOptions } from './load-shedding';
+import { answerWorkerScrapes, serveClusterMetrics } from './metrics-cluster';
 import { type RunnerOptions, isRunnerMessage, runPrimary, workerCount } from './runner';
 import { GracefulShutdown, type ShutdownMode } from './shutdown';
 
@@ -72,6 +73,14 @@ export interface ServeOptions {
   /** Protocol header prefix of the front door's refusals. Default `X-Svc`. */
   readonly headerPrefix?: string;
   readonly mode?: ErrorMode;
+  /**
+   * With workers: also serve every worker's metrics from the runner's primary on this port (`GET /metrics`;
+   * a scraper inside the cluster network, away from the service port). Default: none; each worker's own
+   * `/metrics` route answers the same totals either way.
+   */
+  readonly metricsPort?: number;
+  /** The address of {@link ServeOptions.metricsPort}. Default: `host`. */
+  readonly metricsHost?: string;
   /** Restart backoff and crash-loop limits of the runner. */
   readonly runner?: Omit<RunnerOptions, 'workers' | 'onListening' | 'log'>;
   /** Called in the process the user started once the service listens (every worker, with a runner). */
@@ -99,6 +108,13 @@ export async function serve(options: ServeOptions): Promise<void> {
   const port = options.port ?? 8080;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   if (workers > 1 && cluster.isPrimary) {
+    // a worker's /metrics gives the whole service's totals: the primary sums every worker's on request
+    answerWorkerScrapes();
+    const metricsServer =
+      options.metricsPort === undefined
+        ? undefined
+        : await serveClusterMetrics({ port: options.metricsPort, host: options.metricsHost ?? host });
+    if (metricsServer !== undefined) log(`svc runner: metrics of every worker on port ${metricsServer.port}`);
     await new Promise<void>((resolve) => {
       void runPrimary({
         // a worker gets its drain deadline and 10 s for its hooks before the runner kills it

@@ -1,19 +1,12 @@
 /**
- * Under `node:cluster`, one scrape of the primary gives the totals of every worker: a real cluster (a
- * primary and two workers in child processes) serves requests spread over both workers over fresh
- * connections, and the primary's `/metrics` counts them all.
+ * Under `svc serve --workers 2` one scrape gives the totals of every worker: requests spread over both
+ * workers over fresh connections are all counted by the `/metrics` route of whichever worker the scrape
+ * reaches (it asks the runner's primary), and by the primary's own port (`--metrics-port`,
+ * `serveClusterMetrics`).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import { ServiceProcess, get, killAll } from './support/service-process';
 
-let child: ChildProcess | undefined;
-afterAll(async () => {
-  if (child !== undefined && child.exitCode === null) {
-    const exited = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  }
-});
+afterAll(() => killAll());
 
 function counted(text: string, status: string): number | undefined {
   const line = text
@@ -28,36 +21,40 @@ function counted(text: string, status: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
-it("sums every worker's requests in the primary's scrape", async () => {
-  child = spawn(
-    process.execPath,
-    ['-r', '@swc-node/register', path.join(__dirname, 'support/cluster-app.ts')],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const ports = await new Promise<{ service: number; metrics: number }>((resolve, reject) => {
-    let out = '';
-    child!.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const nl = out.indexOf('\n');
-      if (nl !== -1) resolve(JSON.parse(out.slice(0, nl)) as { service: number; metrics: number });
-    });
-    child!.once('exit', (code) => reject(new Error(`the cluster exited with ${String(code)}`)));
-  });
+it("sums every worker's requests in the scrape of either worker and of the runner's metrics port", async () => {
+  const svc = await ServiceProcess.serve([
+    '--workers',
+    '2',
+    '--metrics-port',
+    '0',
+    'test/runtime/fixtures/metrics-service.ts',
+  ]);
+  const [, metricsPort] = await svc.waitFor(/metrics of every worker on port (\d+)/);
+  // both workers serve: fresh connections are handed out in turn (bounded)
+  const pids = new Set<number>();
+  for (let tries = 0; tries < 100 && pids.size < 2; tries++)
+    pids.add((JSON.parse((await get(svc.port, '/pid')).body) as { pid: number }).pid);
+  expect(pids.size).toBe(2);
   for (let i = 0; i < 20; i++) {
     // a new connection each time, so that the primary hands requests to both workers
-    const res = await fetch(`http://127.0.0.1:${ports.service}/photos/1`, {
+    const res = await fetch(`http://127.0.0.1:${svc.port}/photos/1`, {
       headers: { connection: 'close', 'x-svc-protocol-version': '2.0.0' },
     });
     expect(res.status).toBe(200);
     await res.text();
   }
-  const res = await fetch(`http://127.0.0.1:${ports.metrics}/metrics`);
-  expect(res.status).toBe(200);
-  const text = await res.text();
-  // round-robin hands each worker about half: 20 is the sum of both
+  // the service port, twice over fresh connections: whichever worker answers, the totals are the service's
+  for (let i = 0; i < 2; i++) {
+    const res = await fetch(`http://127.0.0.1:${svc.port}/metrics`, { headers: { connection: 'close' } });
+    expect(res.status).toBe(200);
+    expect(counted(await res.text(), '200')).toBe(20);
+  }
+  const primary = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+  expect(primary.status).toBe(200);
+  const text = await primary.text();
   expect(counted(text, '200')).toBe(20);
-  // both workers answered the scrape: prom-client's process metrics are per worker, summed
+  // both workers answered: prom-client's process metrics are per worker, summed
   expect(text).toMatch(/^nodejs_heap_size_used_bytes /m);
-}, 60_000);
+  svc.signal('SIGTERM');
+  expect(await svc.exited).toEqual({ code: 0, signal: null });
+}, 90_000);

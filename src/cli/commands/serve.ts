@@ -18,6 +18,7 @@ interface ServeCommandOptions {
   readonly maxEventLoopDelay?: number;
   readonly livePath?: string;
   readonly readyPath?: string;
+  readonly metricsPort?: number;
 }
 
 function wholeNumber(what: string, min: number, max: number): (value: string) => number {
@@ -44,7 +45,11 @@ readiness check passes and it is not shutting down, else 503 naming the failing 
 With --workers above 1 a runner forks that many workers sharing the port and replaces one that dies (a
 crash loop ends it with exit code 1); SIGHUP replaces the workers one by one without refusing a request.
 SIGTERM or SIGINT: readiness turns 503, the listener closes, in-flight requests get --shutdown-timeout to
-finish, then the rest are aborted, the app is closed and the process exits 0. A second signal exits at once.`;
+finish, then the rest are aborted, the app is closed and the process exits 0. A second signal exits at once.
+
+Metrics: an app that serves createMetrics().route answers, under the runner, the totals of every worker
+(the primary sums them on request), whichever worker the scraper reached; --metrics-port serves the same
+from the primary on a port of its own.`;
 
 /** `svc serve`: serves a module's app or resources with the production runtime (issue 24). */
 export function serveCommand(): Command {
@@ -75,6 +80,11 @@ export function serveCommand(): Command {
     )
     .option('--live-path <path>', 'path of the liveness probe (default /health/live)')
     .option('--ready-path <path>', 'path of the readiness probe (default /health/ready)')
+    .option(
+      '--metrics-port <port>',
+      "with --workers: the runner also serves every worker's metrics on this port (GET /metrics)",
+      wholeNumber('--metrics-port', 0, 65535),
+    )
     .addHelpText('after', `${HELP}\n${TYPESCRIPT_MODULES_HELP}\n`)
     .action((specifier: string, options: ServeCommandOptions) => runServe(specifier, options));
 }
@@ -100,6 +110,7 @@ async function runServe(specifier: string, options: ServeCommandOptions): Promis
     port,
     host,
     shutdownTimeoutMs: options.shutdownTimeout,
+    ...(options.metricsPort === undefined ? {} : { metricsPort: options.metricsPort }),
     loadShedding:
       options.loadShedding === false
         ? false
