@@ -141,7 +141,13 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
       }
     }
     const length = headers['content-length'];
-    const chunked = headers['transfer-encoding'] !== undefined;
+    // an HTTP/2 body needs neither header (its end is the stream's): only a HEADERS frame that ended the
+    // stream says there is none (the TLS server of src/security/ runs this listener over HTTP/2)
+    const chunked =
+      headers['transfer-encoding'] !== undefined ||
+      (length === undefined &&
+        req.httpVersionMajor === 2 &&
+        (req as { stream?: { endAfterHeaders?: boolean } }).stream?.endAfterHeaders !== true);
     if (!chunked && (length === undefined || length === '0')) {
       respond(res, pipeline.handle(request, log, true));
       return;
