@@ -174,16 +174,17 @@ export function authorizationFilter(rules: AccessRules, realm = 'svc'): RequestF
     else rule = ruleOf(rules, undefined, PROPERTY_OF[method] ?? method);
     if (rule === 'public') return inv;
     const identity = identityOf(inv.ctx);
+    if (typeof rule === 'function') {
+      // a function judges anonymous callers too; refused, they are asked to authenticate (401)
+      const allowed = rule(identity, inv);
+      if (typeof allowed === 'boolean') return admit(allowed, inv, undefined, realm, identity);
+      return Promise.resolve(allowed).then((a) => admit(a, inv, undefined, realm, identity));
+    }
     if (identity === undefined) throw toWireError(new AuthenticationError({}), realm);
     if (rule === 'authenticated') return inv;
-    if (typeof rule === 'function') {
-      const allowed = rule(identity, inv);
-      if (typeof allowed === 'boolean') return admit(allowed, inv, undefined, realm);
-      return Promise.resolve(allowed).then((a) => admit(a, inv, undefined, realm));
-    }
     const hasScopes = (rule.scopes ?? []).every((s) => identity.scopes.includes(s));
     const hasRole = rule.roles === undefined || rule.roles.some((r) => identity.roles.includes(r));
-    return admit(hasScopes && hasRole, inv, rule.scopes, realm);
+    return admit(hasScopes && hasRole, inv, rule.scopes, realm, identity);
   };
   return Object.freeze({ name: 'authorization', invocation: judge, response: addRefusalHeaders });
 }
@@ -193,7 +194,11 @@ function admit(
   inv: Invocation,
   scope: readonly string[] | undefined,
   realm: string,
+  identity: Identity | undefined,
 ): Invocation {
   if (allowed === true) return inv;
-  throw toWireError(new AccessDeniedError(scope), realm);
+  throw toWireError(
+    identity === undefined ? new AuthenticationError({}) : new AccessDeniedError(scope),
+    realm,
+  );
 }
