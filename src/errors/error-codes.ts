@@ -610,7 +610,7 @@ export const ERROR_CODES = {
     errorName: 'AuthenticationError',
     status: 400,
     summary:
-      "The Authorization header is malformed (a Bearer scheme without a token, more than one Authorization header): 400 with WWW-Authenticate error=\"invalid_request\" (RFC 6750 §3.1).",
+      'The Authorization header is malformed (a Bearer scheme without a token, more than one Authorization header): 400 with WWW-Authenticate error="invalid_request" (RFC 6750 §3.1).',
   },
   SVC_ERR_AUTH_FORBIDDEN: {
     errorName: 'AccessDeniedError',
