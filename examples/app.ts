@@ -13,14 +13,17 @@ import {
   type SvcPluginOptions,
   createMetrics,
   fastifyRequestIdOptions,
+  guardRoute,
   queueReadinessChecks,
   requestIds,
   svcPlugin,
+  svcSecureServerOptions,
   svcServerOptions,
   tracingJobObserver,
   tracingObserver,
 } from 'svc-framework';
 import { ImageStore } from './images';
+import type { ExampleSecurity } from './secure';
 import { photoUpdatesFor } from './photo-updates';
 import { registerPhotoProcessing } from './processing';
 import { dataDirIsTemporary, exampleDataDir, openExampleQueue } from './queue';
@@ -63,6 +66,12 @@ export interface ExampleAppOptions {
    * added to its health. Default: none.
    */
   readonly runtime?: ServiceContext;
+  /**
+   * The secure mode (secure.ts, `SVC_SECURE=1 npm start`): HTTPS and HTTP/2, bearer tokens for writes,
+   * the jobs resource, `/metrics` (role `metrics`) and OPTIONS; the key set at `/.well-known/jwks.json`.
+   * Default none: plain HTTP, everything open.
+   */
+  readonly security?: ExampleSecurity;
 }
 
 /** Builds (but does not start) the example service. */
@@ -88,15 +97,22 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
   // request and connection timeouts (a stalled upload is answered 408 and closed), and the errors raised
   // before any plugin runs (malformed framing, unknown methods, huge headers) answered as ErrorResponses
   const { prefix: _prefix, ...svc } = options.svc ?? {};
+  const security = options.security;
   const app = fastify({
-    ...svcServerOptions(svc),
+    // the secure mode's server is fastify's HTTP/2 one; its routes and plugins are typed alike
+    ...(security === undefined
+      ? svcServerOptions(svc)
+      : (svcSecureServerOptions(security.tls, svc) as unknown as ReturnType<typeof svcServerOptions>)),
     ...(observe ? fastifyRequestIdOptions() : {}),
     ...options.fastify,
   });
   if (metrics !== undefined) {
     metrics.watchQueue(queue);
-    app.get('/metrics', metrics.route);
+    // once authentication is on, the scrape needs a credential of its own (a token with the metrics role)
+    if (security === undefined) app.get('/metrics', metrics.route);
+    else app.get('/metrics', { onRequest: guardRoute(security.auth, { roles: ['metrics'] }) }, metrics.route);
   }
+  if (security !== undefined) app.get('/.well-known/jwks.json', () => Promise.resolve(security.jwks));
   const observers = [
     ...(observe ? [requestIds(), tracingObserver()] : []),
     ...(metrics === undefined ? [] : [metrics.observer]),
@@ -105,10 +121,13 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
   await app.register(svcPlugin, {
     ...options.svc,
     observers: [...observers, ...(options.svc?.observers ?? [])],
-    resources: exampleService(library, {
-      queue,
-      ...(options.upstream === undefined ? {} : { upstream: options.upstream }),
-    }),
+    filters: [...(security === undefined ? [] : [security.auth.filter]), ...(options.svc?.filters ?? [])],
+    resources: ((list) => (security === undefined ? list : security.secure(list)))(
+      exampleService(library, {
+        queue,
+        ...(options.upstream === undefined ? {} : { upstream: options.upstream }),
+      }),
+    ),
   });
   // a queue the app opened is the app's to close (running jobs finish, or are released after 5 s)
   if (options.queue === undefined) app.addHook('onClose', () => queue.close({ timeoutMs: 5000 }));

@@ -7,7 +7,9 @@
  * start` has is the one to signal.
  */
 import { createAccessLog, serve } from 'svc-framework';
+import path from 'node:path';
 import { createExampleApp } from './app';
+import { exampleSecurity, secureBanner } from './secure';
 
 /**
  * Example requests against `base`, as shell lines. Each names protocol 2.0.0, as every Rest.li client does:
@@ -73,6 +75,11 @@ async function main(): Promise<void> {
   const host = process.env.HOST ?? '127.0.0.1';
   const upstream = process.env.UPSTREAM_URL;
   const workers = process.env.WORKERS === undefined || process.env.WORKERS === '' ? '1' : process.env.WORKERS;
+  // SVC_SECURE=1: HTTPS, HTTP/2 and bearer tokens (secure.ts); its certificate and key live in the data dir
+  const security =
+    process.env.SVC_SECURE === '1'
+      ? await exampleSecurity(path.resolve(process.env.SVC_DATA_DIR || '.svc-data'))
+      : undefined;
   try {
     // serve(): health probes, load shedding and graceful shutdown in front of the app, and with WORKERS > 1
     // (or auto) a runner whose workers share the port; it handles SIGTERM/SIGINT (SIGHUP with workers)
@@ -90,9 +97,15 @@ async function main(): Promise<void> {
           fastify: { logger: { level: process.env.LOG_LEVEL ?? 'warn' } },
           ...(accessLog === undefined ? {} : { accessLog }),
           ...(upstream === undefined || upstream === '' ? {} : { upstream }),
+          ...(security === undefined ? {} : { security }),
         });
       },
-      onListening: (info) => printBanner(`http://${host}:${info.port}`, info.port, info.pid, info.workers),
+      onListening: (info) =>
+        security === undefined
+          ? printBanner(`http://${host}:${info.port}`, info.port, info.pid, info.workers)
+          : void secureBanner(security, `https://localhost:${info.port}`, info.pid).then((text) =>
+              process.stdout.write(`${text}\n`),
+            ),
     });
   } catch (err) {
     const message = listenFailureMessage(err, host, port);

@@ -14,6 +14,7 @@ export * from './idl';
 export * from './streams';
 export * from './queue';
 export * from './runtime';
+export * from './security';
 export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';
 export * from './idl/compat';
 export * from './runtime';

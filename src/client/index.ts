@@ -33,6 +33,7 @@ export {
   versionForAnnounced,
   acceptHeaderFor,
 } from './options';
+export { type ClientAuth, type ClientTokenSource } from './auth';
 export type {
   Entity,
   EntityClass,

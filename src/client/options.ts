@@ -1,3 +1,4 @@
+import { type ClientAuth, isClientAuth } from './auth';
 import { nodeHttpFetch } from './node-http-fetch';
 import {
   type CodecRegistry,
@@ -175,6 +176,11 @@ export interface ClientOptions {
    * may override it, or force tunneling with `forceQueryTunnel`.
    */
   readonly queryTunnelThreshold?: number | false;
+  /**
+   * The credential sent as `Authorization: Bearer ...` (auth.ts): a token, or a function asked before each
+   * exchange that may refresh it. Default none.
+   */
+  readonly auth?: ClientAuth;
 }
 
 /** The defaults of {@link ClientOptions}. */
@@ -242,6 +248,7 @@ export interface ResolvedClientOptions {
   readonly methodHeader: MethodHeaderMode;
   readonly filters: readonly ClientFilter[];
   readonly queryTunnelThreshold: number | false;
+  readonly auth: ClientAuth | undefined;
 }
 
 /** True for options already resolved by {@link resolveClientOptions}. */
@@ -373,8 +380,16 @@ export function resolveClientOptions(options: ClientOptions | ResolvedClientOpti
     );
   }
 
+  const auth = options.auth;
+  if (auth !== undefined && !isClientAuth(auth))
+    throw new ClientOptionsError(
+      'auth',
+      'expected a token (a header-safe string) or a function returning one',
+    );
+
   return Object.freeze({
     [RESOLVED]: true as const,
+    auth,
     baseUrl,
     headerNames,
     peerHeaders:

@@ -1,3 +1,4 @@
+import { withAuth } from './auth';
 import type { ProtocolVersion } from '../protocol';
 import { type HttpRequest, buildRequest } from './build-request';
 import { decodeResponse } from './decode-response';
@@ -111,13 +112,16 @@ export class SvcClient {
         `'timeoutMs' must be a positive integer or Infinity, got ${String(timeoutMs)}`,
       );
     }
-    const transport = (r: HttpRequest): Promise<RawResponse> =>
+    const send = (r: HttpRequest): Promise<RawResponse> =>
       sendHttp(r, {
         fetch: this.options.fetch,
         timeoutMs,
         maxResponseBytes: this.options.maxResponseBytes,
         signals: [this.options.signal, options.signal],
       });
+    // the credential goes on next to the transport (auth.ts), so the filters never see it
+    const auth = this.options.auth;
+    const transport = auth === undefined ? send : withAuth(auth, send);
     const chain = this.options.filters.reduceRight<(r: HttpRequest) => Promise<RawResponse>>(
       (next, filter) => (r) => filter(r, next),
       transport,

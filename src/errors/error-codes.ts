@@ -600,6 +600,36 @@ export const ERROR_CODES = {
     summary:
       'Workers of the multi-process runner kept dying (more restarts within the window than allowed): the runner stopped the rest and exited non-zero.',
   },
+  SVC_ERR_AUTH_UNAUTHENTICATED: {
+    errorName: 'AuthenticationError',
+    status: 401,
+    summary:
+      'The request carries no credential, or one that does not verify (a bearer token that is expired, for another issuer or audience, badly signed; an untrusted client certificate): 401 with WWW-Authenticate, naming no failed check.',
+  },
+  SVC_ERR_AUTH_MALFORMED: {
+    errorName: 'AuthenticationError',
+    status: 400,
+    summary:
+      'The Authorization header is malformed (a Bearer scheme without a token, more than one Authorization header): 400 with WWW-Authenticate error="invalid_request" (RFC 6750 §3.1).',
+  },
+  SVC_ERR_AUTH_FORBIDDEN: {
+    errorName: 'AccessDeniedError',
+    status: 403,
+    summary:
+      'The caller is authenticated but the access rule of the method does not admit it (scopes, roles or a rule function): 403 with WWW-Authenticate error="insufficient_scope".',
+  },
+  SVC_ERR_AUTH_RATE_LIMITED: {
+    errorName: 'RateLimitedError',
+    status: 429,
+    summary:
+      'The caller (its identity, or its address when anonymous) made more requests than its rate limit allows: 429 with Retry-After.',
+  },
+  SVC_ERR_AUTH_OPTIONS: {
+    errorName: 'SecurityOptionsError',
+    status: 500,
+    summary:
+      'Bad options for an authentication, authorization, rate limit or TLS setting (src/security/): names the option.',
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

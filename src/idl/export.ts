@@ -37,6 +37,7 @@ import {
   idlFileName,
 } from './restspec-model';
 import { restspecSchemas, validateRestSpec } from './validate-restspec';
+import { withMethodAnnotations } from './method-annotations';
 
 /**
  * Export of the interface description: Svc resource definitions (or interfaces: anything with their
@@ -259,6 +260,11 @@ class Encoder {
 
   /** The `ResourceSchema` of `def`, mounted at `parentPath` (the parent's entity path; '' for a root). */
   resource(given: unknown, parentPath: string, inherited: string | undefined): ResourceSchema {
+    // annotations a definition offers per method (access rules: src/security/) are merged in afterwards
+    return withMethodAnnotations(this.resourceOf(given, parentPath, inherited), given);
+  }
+
+  private resourceOf(given: unknown, parentPath: string, inherited: string | undefined): ResourceSchema {
     const def = interfaceView(given);
     const name = isObject(def) && typeof def.name === 'string' ? def.name : '';
     const path = `${parentPath}/${name}`;

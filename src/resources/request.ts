@@ -47,6 +47,21 @@ export interface ResourceRequest {
    * `ctx.signal` and cancels the handler's Observables; undefined when the HTTP layer gives none.
    */
   readonly connection?: ConnectionEvents;
+  /**
+   * The connection's socket as far as filters need it: the peer's address (rate limits of anonymous
+   * callers) and, over TLS, the client certificate (mTLS authentication, src/security/). Undefined when
+   * the HTTP layer gives none.
+   */
+  readonly socket?: RequestSocket;
+}
+
+/** What filters may read of a request's socket (a `net.Socket`, a `tls.TLSSocket` or HTTP/2's proxy of one fits). */
+export interface RequestSocket {
+  readonly remoteAddress?: string | undefined;
+  /** TLS only: true when the client's certificate was verified against the server's trusted CAs. */
+  readonly authorized?: boolean;
+  /** TLS only: the client's certificate (an empty object when it sent none). */
+  getPeerCertificate?(detailed?: boolean): object;
 }
 
 /** What the pipeline watches of a response to notice that the client went away. */
@@ -199,6 +214,12 @@ export interface BoundInput {
  */
 export interface RequestFilter {
   readonly name: string;
+  /**
+   * Runs before the answers the adapters give outside the pipeline (`OPTIONS` interface descriptions) and
+   * refuses one by throwing: an authentication filter has it, so that once authentication is configured a
+   * description needs a caller too. Server filters only.
+   */
+  readonly guard?: (request: ResourceRequest) => MaybeAsync<unknown>;
   readonly request?: (request: ResourceRequest) => MaybeAsync<ResourceRequest>;
   readonly invocation?: (invocation: Invocation) => MaybeAsync<Invocation>;
   readonly response?: (

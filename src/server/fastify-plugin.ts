@@ -317,6 +317,7 @@ function svcRequest(request: FastifyRequest, prefix: string, reply?: FastifyRepl
     bodyStream: body instanceof Readable ? body : undefined,
     attributes: EMPTY_ATTRIBUTES,
     connection: reply?.raw,
+    socket: request.raw.socket,
   };
 }
 
@@ -429,7 +430,7 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
   for (const [name, root] of pipeline.roots) {
     for (const url of [`/${name}`, `/${name}/*`]) instance.route({ method: [...HTTP_METHODS], url, handler });
     // OPTIONS /<resource>: its interface description, as Rest.li servers answer (src/idl/options-response.ts)
-    const options = (request: FastifyRequest, reply: FastifyReply): unknown => {
+    const describe = (request: FastifyRequest, reply: FastifyReply): unknown => {
       const answer = optionsAnswerOf(root.definition);
       if (answer === undefined) return handler(request, reply);
       reply
@@ -438,6 +439,16 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
         .serializer(PASS_THROUGH)
         .send(answer.body);
       return undefined;
+    };
+    // once authentication is configured, a description needs a credential too (src/security/)
+    const options = (request: FastifyRequest, reply: FastifyReply): unknown => {
+      const refused = pipeline.admit(svcRequest(request, prefix, reply), request.log);
+      if (refused === undefined) return describe(request, reply);
+      return Promise.resolve(refused).then((r) => {
+        if (r === undefined) return describe(request, reply);
+        send(reply, r);
+        return undefined;
+      });
     };
     for (const url of [`/${name}`, `/${name}/*`])
       instance.route({ method: 'OPTIONS', url, handler: options });

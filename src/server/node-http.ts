@@ -103,6 +103,7 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
       body: undefined,
       attributes: EMPTY_ATTRIBUTES,
       connection: res,
+      socket: req.socket,
     };
     // HTTP/1.1 requires Host (RFC 9112 §3.2): refused in the protocol's form
     if (headers.host === undefined && req.httpVersion === '1.1') {
@@ -124,17 +125,29 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
     if (method === 'OPTIONS') {
       const answer = optionsOf(pipeline, path);
       if (answer !== undefined) {
-        res.writeHead(answer.status, {
-          'content-type': answer.contentType,
-          'content-length': Buffer.byteLength(answer.body),
-        });
-        res.end(answer.body);
+        const describe = (): void => {
+          res.writeHead(answer.status, {
+            'content-type': answer.contentType,
+            'content-length': Buffer.byteLength(answer.body),
+          });
+          res.end(answer.body);
+        };
+        // once authentication is configured, a description needs a credential too (src/security/)
+        const refused = pipeline.admit(request, log);
+        if (refused === undefined) describe();
+        else void Promise.resolve(refused).then((r) => (r === undefined ? describe() : write(res, r)));
         req.resume();
         return;
       }
     }
     const length = headers['content-length'];
-    const chunked = headers['transfer-encoding'] !== undefined;
+    // an HTTP/2 body needs neither header (its end is the stream's): only a HEADERS frame that ended the
+    // stream says there is none (the TLS server of src/security/ runs this listener over HTTP/2)
+    const chunked =
+      headers['transfer-encoding'] !== undefined ||
+      (length === undefined &&
+        req.httpVersionMajor === 2 &&
+        (req as { stream?: { endAfterHeaders?: boolean } }).stream?.endAfterHeaders !== true);
     if (!chunked && (length === undefined || length === '0')) {
       respond(res, pipeline.handle(request, log, true));
       return;

@@ -287,6 +287,31 @@ export class ResourcePipeline {
     }
   }
 
+  /**
+   * Runs the `guard` stage of the server filters (an authentication filter's) for a request the adapter
+   * answers outside the pipeline (`OPTIONS`): undefined when they let it through (or there are none), else
+   * the error response to send.
+   */
+  admit(
+    request: ResourceRequest,
+    log: SvcLogger,
+  ): EncodedResponse | undefined | Promise<EncodedResponse | undefined> {
+    const guards = this.config.filters.filter((f) => f.guard !== undefined);
+    if (guards.length === 0) return undefined;
+    const state = new RequestState(request, log, false);
+    try {
+      const out = runStage(request, guards, (f, r) => then(settle(f.guard!(r)), () => r));
+      return out instanceof Promise
+        ? out.then(
+            () => undefined,
+            (err: unknown) => this.fail(state, err),
+          )
+        : undefined;
+    } catch (err) {
+      return this.fail(state, err);
+    }
+  }
+
   /** The response for an error raised outside the pipeline (by the HTTP layer: body too large...). */
   handleError(
     request: ResourceRequest,

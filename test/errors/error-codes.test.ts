@@ -68,6 +68,7 @@ describe('the error registry', () => {
       'IDL',
       'COMPAT',
       'RUNTIME',
+      'AUTH',
     ];
     for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
       const area = /^SVC_ERR_([A-Z]+)_[A-Z0-9_]+$/.exec(code)?.[1];

@@ -1,0 +1,151 @@
+import type { Agent } from 'node:https';
+import {
+  type JSONWebKeySet,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  type KeyLike,
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  jwtVerify,
+} from 'jose';
+import { SecurityOptionsError } from './errors';
+import { type Identity, stringList } from './identity';
+
+/**
+ * Bearer tokens verified as JWTs with `jose`: the signature against a key set (a JWKS URL fetched, cached
+ * and refreshed by jose's `createRemoteJWKSet`, a static JWKS, or one key), then issuer, audience, expiry
+ * and not-before with a clock skew. Only the listed asymmetric algorithms are accepted, so `alg: none` and
+ * an HMAC token made with a public key (algorithm confusion) never verify.
+ */
+
+/** Options of {@link jwtVerifier}. */
+export interface JwtOptions {
+  /** The issuer's key set URL (`https://issuer/.well-known/jwks.json`); fetched on first use, then cached. */
+  readonly jwksUrl?: string | URL;
+  /** Or a static key set. */
+  readonly jwks?: JSONWebKeySet;
+  /** Or one key (a `KeyObject`/`CryptoKey`, or the secret of an HMAC algorithm listed in `algorithms`). */
+  readonly key?: KeyLike | Uint8Array;
+  /** The required `iss` (one, or any of several). Required: a token for another issuer is refused. */
+  readonly issuer: string | readonly string[];
+  /** The required `aud` (the token must name this service). Required. */
+  readonly audience: string | readonly string[];
+  /** Seconds of clock skew allowed on `exp` and `nbf`. Default 30. */
+  readonly clockToleranceSeconds?: number;
+  /** Accepted algorithms. Default `RS256`, `PS256`, `ES256`, `ES384`, `EdDSA` (never `none`). */
+  readonly algorithms?: readonly string[];
+  /** Claim holding the roles. Default `roles`. */
+  readonly rolesClaim?: string;
+  /** For `jwksUrl`: how long a fetched key set is used before it is fetched again, ms. Default 10 min (jose's). */
+  readonly jwksCacheMaxAgeMs?: number;
+  /** For `jwksUrl`: the `https.Agent` to fetch it with (a private CA's trust, a proxy). Default Node's global one. */
+  readonly jwksAgent?: Agent;
+  /**
+   * Tokens verified recently are remembered (the token text → its identity) for up to this many ms, never
+   * past their `exp`, so a client reusing its token costs a map lookup instead of a signature check
+   * (`npm run bench -- security`). 0 turns it off. Default 60 000 (a key withdrawn from the key set stops
+   * admitting its tokens within a minute).
+   */
+  readonly cacheTtlMs?: number;
+  /** Most tokens remembered. Default 10 000. */
+  readonly cacheSize?: number;
+}
+
+/**
+ * Verifies a bearer token: its identity (synchronously when it is known already), or a rejection (the
+ * reason is jose's, for logs only).
+ */
+export type TokenVerifier = (token: string) => Identity | Promise<Identity>;
+
+export const DEFAULT_JWT_ALGORITHMS: readonly string[] = Object.freeze([
+  'RS256',
+  'PS256',
+  'ES256',
+  'ES384',
+  'EdDSA',
+]);
+
+/** Builds the verifier; the key set of `jwksUrl` is fetched on the first token. */
+export function jwtVerifier(options: JwtOptions): TokenVerifier {
+  const sources = [options.jwksUrl, options.jwks, options.key].filter((s) => s !== undefined).length;
+  if (sources !== 1) throw new SecurityOptionsError('jwt', "give exactly one of 'jwksUrl', 'jwks' or 'key'");
+  const nonEmpty = (v: unknown): boolean =>
+    (typeof v === 'string' && v !== '') ||
+    (Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string' && s !== ''));
+  if (!nonEmpty(options.issuer)) throw new SecurityOptionsError('jwt.issuer', 'required: the expected iss');
+  if (!nonEmpty(options.audience))
+    throw new SecurityOptionsError('jwt.audience', 'required: the expected aud');
+  const algorithms = [...(options.algorithms ?? DEFAULT_JWT_ALGORITHMS)];
+  if (algorithms.length === 0 || algorithms.some((a) => typeof a !== 'string' || a.toLowerCase() === 'none'))
+    throw new SecurityOptionsError('jwt.algorithms', "a non-empty list of algorithms, never 'none'");
+  const tolerance = options.clockToleranceSeconds ?? 30;
+  const ttl = options.cacheTtlMs ?? 60_000;
+  const size = options.cacheSize ?? 10_000;
+  for (const [name, v] of [
+    ['clockToleranceSeconds', tolerance],
+    ['cacheTtlMs', ttl],
+    ['cacheSize', size],
+  ] as const)
+    if (!Number.isFinite(v) || v < 0) throw new SecurityOptionsError(`jwt.${name}`, 'a non-negative number');
+  let key: KeyLike | Uint8Array | JWTVerifyGetKey;
+  if (options.jwksUrl !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(options.jwksUrl.toString());
+    } catch {
+      throw new SecurityOptionsError('jwt.jwksUrl', 'not an absolute URL');
+    }
+    key = createRemoteJWKSet(url, {
+      ...(options.jwksCacheMaxAgeMs === undefined ? {} : { cacheMaxAge: options.jwksCacheMaxAgeMs }),
+      ...(options.jwksAgent === undefined ? {} : { agent: options.jwksAgent }),
+    });
+  } else if (options.jwks !== undefined) key = createLocalJWKSet(options.jwks);
+  else key = options.key!;
+  const verifyOptions = {
+    issuer: typeof options.issuer === 'string' ? options.issuer : [...options.issuer],
+    audience: typeof options.audience === 'string' ? options.audience : [...options.audience],
+    clockTolerance: tolerance,
+    algorithms,
+    // a token without an expiry would be good forever
+    requiredClaims: ['exp'],
+  };
+  const rolesClaim = options.rolesClaim ?? 'roles';
+  const cache = new Map<string, { identity: Identity; until: number }>();
+
+  const verify = async (token: string): Promise<Identity> => {
+    const { payload } = await jwtVerify(token, key as KeyLike, verifyOptions);
+    return identityOfPayload(payload, rolesClaim);
+  };
+  if (ttl === 0 || size === 0) return verify;
+  const remember = (token: string, identity: Identity): Identity => {
+    const now = Date.now();
+    const exp = typeof identity.claims.exp === 'number' ? identity.claims.exp * 1000 : now;
+    const until = Math.min(now + ttl, exp);
+    if (until > now) {
+      // oldest first out: a Map iterates in insertion order
+      if (cache.size >= size) cache.delete(cache.keys().next().value!);
+      cache.set(token, { identity, until });
+    }
+    return identity;
+  };
+  return (token) => {
+    const hit = cache.get(token);
+    if (hit !== undefined) {
+      // a hit costs no promise: the request path stays synchronous (pipeline.ts)
+      if (hit.until > Date.now()) return hit.identity;
+      cache.delete(token);
+    }
+    return verify(token).then((identity) => remember(token, identity));
+  };
+}
+
+function identityOfPayload(payload: JWTPayload, rolesClaim: string): Identity {
+  const scopes = payload.scope !== undefined ? stringList(payload.scope) : stringList(payload.scp);
+  return Object.freeze({
+    subject: typeof payload.sub === 'string' ? payload.sub : '',
+    via: 'jwt' as const,
+    scopes: Object.freeze([...scopes]),
+    roles: Object.freeze([...stringList(payload[rolesClaim])]),
+    claims: Object.freeze({ ...payload }),
+  });
+}
