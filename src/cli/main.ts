@@ -10,6 +10,7 @@ import { validateCommand } from './commands/validate-command';
 import { workerCommand } from './commands/worker';
 import { serveCommand } from './commands/serve';
 import { idlCommand } from './commands/idl';
+import { openapiCommand } from './commands/openapi';
 
 /** The `svc` program; each layer adds its subcommand here. */
 export function buildProgram(): Command {
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   program.addCommand(workerCommand());
   program.addCommand(idlCommand());
   program.addCommand(compatCommand());
+  program.addCommand(openapiCommand());
   for (const sub of program.commands) sub.exitOverride();
   return program;
 }

@@ -1032,7 +1032,11 @@ export function openApiFromExports(
   for (const e of exported) for (const m of e.models) models.set(m.getFullName(), m);
   const builder = new DocumentBuilder([...models.values()], options);
   const tags: OpenApiTag[] = [];
-  for (const e of exported) {
+  // by name, so that the document does not depend on the order a module exports its resources in
+  const roots = [...exported].sort((a, b) =>
+    a.schema.name < b.schema.name ? -1 : a.schema.name > b.schema.name ? 1 : 0,
+  );
+  for (const e of roots) {
     builder.resourceTree(e.schema);
     tags.push(builder.tag(e.schema, e.models));
   }

@@ -247,8 +247,7 @@ function jsonTypeSchema(
   if (Array.isArray(node)) {
     return {
       oneOf: node.map((m: unknown): JsonSchema => {
-        const alias =
-          typeof m === 'object' && m !== null && 'alias' in m ? (m).alias : undefined;
+        const alias = typeof m === 'object' && m !== null && 'alias' in m ? m.alias : undefined;
         const type = alias === undefined ? m : (m as { type: unknown }).type;
         if (type === 'null' && alias === undefined) return { type: 'null' };
         const key = typeof alias === 'string' ? alias : memberKeyOf(type);

@@ -48,8 +48,7 @@ function componentsOf(root: NamedDataSchema): Record<string, JsonSchema> {
 
 const components = componentsOf(schema);
 const ajv = new Ajv2020({ strict: false });
-for (const [name, s] of Object.entries(components))
-  ajv.addSchema(s, `#/components/schemas/${name}`);
+for (const [name, s] of Object.entries(components)) ajv.addSchema(s, `#/components/schemas/${name}`);
 const validate = ajv.compile({
   $ref: '#/components/schemas/com.example.t.Everything',
   $defs: {},
