@@ -220,7 +220,8 @@ class DocumentBuilder {
     url: string,
     opts: { headers?: readonly string[]; body?: JsonValue } = {},
   ): { description: string; 'x-codeSamples': JsonValue } {
-    const line = curlLine(method, `${this.curlBase}${url}`, opts.headers ?? [], opts.body);
+    const version = `${this.headers.protocolVersion}: ${CLIENT_PROTOCOL_VERSION}`;
+    const line = curlLine(method, `${this.curlBase}${url}`, [version, ...(opts.headers ?? [])], opts.body);
     return {
       description: `\`\`\`sh\n${line}\n\`\`\``,
       'x-codeSamples': [{ lang: 'Shell', label: 'curl', source: line }],
@@ -332,7 +333,8 @@ class DocumentBuilder {
           example: [example, example],
         },
         example: text,
-        exampleIds: `${text},${text}`,
+        // two different keys
+        exampleIds: typeof example === 'number' ? `${text},${example + 1}` : `${text},${text}2`,
         bodyKey: 'the key as text',
       };
     }
@@ -1066,9 +1068,9 @@ export function openApiFromExports(
         ProtocolVersion: {
           name: headerNames.protocolVersion,
           in: 'header',
-          required: false,
-          description: `The Rest.li protocol version of the request's URL and body syntax; ${CLIENT_PROTOCOL_VERSION} is the one described here.`,
-          schema: { type: 'string', examples: [CLIENT_PROTOCOL_VERSION] },
+          required: true,
+          description: `The Rest.li protocol version of the request's URL and body syntax: ${CLIENT_PROTOCOL_VERSION}, the one described here (a request without it is read as 1.0.0, whose syntax differs).`,
+          schema: { type: 'string', enum: [CLIENT_PROTOCOL_VERSION], default: CLIENT_PROTOCOL_VERSION },
         },
         fields: {
           name: 'fields',

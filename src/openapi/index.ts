@@ -14,7 +14,7 @@ export { curlLine, shellQuote } from './curl';
 export { exampleOf, uriFormOf } from './examples';
 export type {
   JsonSchema,
-  JsonValue,
+  JsonValue as OpenApiJsonValue,
   OpenApiDocument,
   OpenApiMediaType,
   OpenApiOperation,
@@ -25,3 +25,10 @@ export type {
   OpenApiResponse,
   OpenApiTag,
 } from './openapi-model';
+export {
+  documentationRoutes,
+  guardDocumentationRoutes,
+  DEFAULT_DOCS_PATH,
+  DEFAULT_OPENAPI_PATH,
+} from './serve';
+export { pageAssets, pageHtml, PAGE_CSP, type PageAsset } from './docs-page';

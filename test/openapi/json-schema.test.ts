@@ -1,5 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020';
-import { JsonSchemaTranslator, type JsonSchema, type JsonValue } from '../../src/openapi';
+import { JsonSchemaTranslator, type JsonSchema, type OpenApiJsonValue as JsonValue } from '../../src/openapi';
 import type { NamedDataSchema } from '../../src/schema';
 import { parsePdl } from '../../src/schema';
 
