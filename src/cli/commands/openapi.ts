@@ -18,7 +18,9 @@ interface OpenApiCommandOptions {
 
 /** Registers the TypeScript loader for a `.ts` module when the CLI runs without one (as `svc idl export`). */
 function ensureTypeScriptLoader(file: string): void {
-  if (!/\.[cm]?tsx?$/.test(file) || require.extensions['.ts'] !== undefined) return;
+  // no require.extensions: a runtime with its own module loader (jest), which compiles TypeScript itself
+  const extensions = (require as { extensions?: Record<string, unknown> }).extensions;
+  if (!/\.[cm]?tsx?$/.test(file) || extensions === undefined || extensions['.ts'] !== undefined) return;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     require('@swc-node/register');
