@@ -73,27 +73,26 @@ export function documentationRoutes(
   context: DocumentationContext,
   options: DocumentationOptions = {},
 ): DocumentationRoute[] {
-  const openapiPath = checkPath('openapiPath', options.openapiPath ?? DEFAULT_OPENAPI_PATH);
-  const docsPath =
-    openapiPath === false ? false : checkPath('docsPath', options.docsPath ?? DEFAULT_DOCS_PATH);
-  if (openapiPath === false) return [];
   const names = new Set(
     context.resources
       .map((r) => (r as { name?: unknown }).name)
       .filter((n): n is string => typeof n === 'string'),
   );
-  for (const [option, p] of [
-    ['openapiPath', openapiPath],
-    ['docsPath', docsPath],
-  ] as const) {
-    if (p === false) continue;
-    const first = p.slice(1).split('/')[0]!;
-    if (names.has(first))
-      throw new SvcPluginOptionsError(
-        `openapi.${option}`,
-        `'${p}' is under the resource '${first}': choose another path, or openapi: false`,
-      );
-  }
+  // a path under a resource: refused when given, left to the resource when it is the default (a service
+  // with a resource named `docs` keeps it, and goes without the page)
+  const pathOf = (option: 'openapiPath' | 'docsPath', fallback: string): string | false => {
+    const given = options[option];
+    const p = checkPath(option, given ?? fallback);
+    if (p === false || !names.has(p.slice(1).split('/')[0]!)) return p;
+    if (given === undefined) return false;
+    throw new SvcPluginOptionsError(
+      `openapi.${option}`,
+      `'${p}' is under the resource '${p.slice(1).split('/')[0]!}': choose another path, or openapi: false`,
+    );
+  };
+  const openapiPath = pathOf('openapiPath', DEFAULT_OPENAPI_PATH);
+  const docsPath = openapiPath === false ? false : pathOf('docsPath', DEFAULT_DOCS_PATH);
+  if (openapiPath === false) return [];
 
   const title = options.title ?? 'Svc service';
   const cache = new Map<string, string>();

@@ -74,6 +74,12 @@ describe('the routes, by their options', () => {
     expect(() => documentationRoutes(context, options)).toThrow(option);
   });
 
+  it('leaves a default path to a resource of that name, and serves the rest', () => {
+    const docs = { ...photoService().resource, name: 'docs' };
+    const paths = documentationRoutes({ ...context, resources: [docs] }).map((r) => r.path);
+    expect(paths).toEqual(['/openapi.json']);
+  });
+
   it('lets a guard answer instead of the route, or let it answer', async () => {
     const routes = documentationRoutes(context, {
       guard: (req, next) =>
