@@ -119,6 +119,8 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
     ...(options.accessLog === undefined ? [] : [options.accessLog.observer]),
   ];
   await app.register(svcPlugin, {
+    // GET /openapi.json and GET /docs (svc: { openapi: false } turns them off)
+    openapi: { title: 'Photo library', version: '1.0.0' },
     ...options.svc,
     observers: [...observers, ...(options.svc?.observers ?? [])],
     filters: [...(security === undefined ? [] : [security.auth.filter]), ...(options.svc?.filters ?? [])],

@@ -131,7 +131,7 @@ function printBanner(base: string, actualPort: number, pid: number, workers: num
     workers > 1
       ? `${workers} worker processes share the port (\`kill -HUP ${pid}\` replaces them one by one); each has its own in-memory store.`
       : 'One process (WORKERS=2, or auto, starts a runner with that many worker processes).',
-    `Probes: ${base}/health/live and ${base}/health/ready.`,
+    `Probes: ${base}/health/live and ${base}/health/ready. API docs: ${base}/docs (OpenAPI: ${base}/openapi.json).`,
     process.env.REDIS_URL === undefined || process.env.REDIS_URL === ''
       ? 'Uploaded images are processed in this process (the in-process queue; set REDIS_URL for BullMQ).'
       : `Uploaded images are queued on BullMQ at ${process.env.REDIS_URL}: run workers with ` +

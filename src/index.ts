@@ -11,6 +11,7 @@ export * from './resources';
 export * from './server';
 export * from './client';
 export * from './idl';
+export * from './openapi';
 export * from './streams';
 export * from './queue';
 export * from './runtime';

@@ -10,6 +10,7 @@ import { validateCommand } from './commands/validate-command';
 import { workerCommand } from './commands/worker';
 import { serveCommand } from './commands/serve';
 import { idlCommand } from './commands/idl';
+import { openapiCommand } from './commands/openapi';
 import { writeError, writeOutput } from './io';
 
 /** The `svc` program; each layer adds its subcommand here. */
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   program.addCommand(workerCommand());
   program.addCommand(idlCommand());
   program.addCommand(compatCommand());
+  program.addCommand(openapiCommand());
   // help and usage errors go where the run's output goes (commander's addCommand copies no settings)
   const output = { writeOut: (s: string) => void writeOutput(s), writeErr: (s: string) => writeError(s) };
   const configure = (cmd: Command): void => {

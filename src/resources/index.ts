@@ -207,3 +207,15 @@ export {
   optionsAnswerOf,
   provideOptionsAnswers,
 } from './options-answers';
+export {
+  documentationRoutesOf,
+  provideDocumentationRoutes,
+  type DocumentationAnswer,
+  type DocumentationContext,
+  type DocumentationGuard,
+  type DocumentationHandler,
+  type DocumentationOptions,
+  type DocumentationRequest,
+  type DocumentationRoute,
+  type DocumentationRoutesProvider,
+} from './documentation-routes';

@@ -29,6 +29,8 @@ import {
   isPromise,
 } from './http-adapter';
 import { optionsAnswerOf } from '../resources/options-answers';
+import type { DocumentationOptions } from '../resources/documentation-routes';
+import { addFastifyDocumentationRoutes } from './documentation-adapters';
 
 /**
  * The resource server as a fastify plugin, so that a service keeps fastify's ecosystem (pino logging,
@@ -101,6 +103,11 @@ export interface SvcPluginOptions {
    * `src/runtime/`; observer.ts says what they see). Default none, which costs nothing.
    */
   readonly observers?: readonly RequestObserver[];
+  /**
+   * `GET /openapi.json` and `GET /docs` (src/openapi/README.md): their paths, title, guard; `false` serves
+   * neither. Default: both, at those paths.
+   */
+  readonly openapi?: DocumentationOptions | false;
 }
 
 /** {@link SvcPluginOptions} with every default applied. */
@@ -137,6 +144,7 @@ const KNOWN_OPTIONS = new Set([
   'maxBatchSize',
   'timeout',
   'observers',
+  'openapi',
   // fastify's own register options
   'prefix',
   'logLevel',
@@ -453,6 +461,7 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
     for (const url of [`/${name}`, `/${name}/*`])
       instance.route({ method: 'OPTIONS', url, handler: options });
   }
+  addFastifyDocumentationRoutes(instance, resolved.resources, resolved.headers.names.prefix, options.openapi);
   instance.setNotFoundHandler(handler);
   answerExpectations(instance.server, pipeline, instance.log);
   answerHalfClosedRequests(instance.server);

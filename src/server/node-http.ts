@@ -10,6 +10,7 @@ import {
   isPromise,
 } from './http-adapter';
 import { optionsAnswerOf } from '../resources/options-answers';
+import { nodeDocumentationHandler } from './documentation-adapters';
 import {
   type SvcPluginOptions,
   type ResolvedSvcOptions,
@@ -76,6 +77,12 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
   const resolved = resolveSvcOptions(pluginOptions);
   const pipeline = createResourcePipeline(resolved);
   const maxBodyBytes = resolved.maxBodyBytes;
+  const documentation = nodeDocumentationHandler(
+    resolved.resources,
+    prefix,
+    resolved.headers.names.prefix,
+    pluginOptions.openapi,
+  );
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
@@ -122,6 +129,7 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
       req.resume();
       return;
     }
+    if (documentation(req, res, path)) return;
     if (method === 'OPTIONS') {
       const answer = optionsOf(pipeline, path);
       if (answer !== undefined) {

@@ -1,0 +1,86 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  type DocumentationAnswer,
+  type DocumentationOptions,
+  type DocumentationRoute,
+  documentationRoutesOf,
+} from '../resources/documentation-routes';
+import type { ResourceDefinition } from '../resources/definition';
+
+/**
+ * The documentation routes (`/openapi.json`, `/docs`: src/resources/documentation-routes.ts) on each
+ * adapter: fastify routes in the plugin's context, and a check in front of the standalone server's pipeline.
+ */
+
+function routesFor(
+  resources: readonly ResourceDefinition[],
+  prefix: string,
+  headerPrefix: string,
+  options: DocumentationOptions | false | undefined,
+): readonly DocumentationRoute[] {
+  return documentationRoutesOf({ resources, prefix, headerPrefix }, options);
+}
+
+function failed(err: unknown): DocumentationAnswer {
+  return {
+    status: 500,
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+    body: `cannot describe the service: ${err instanceof Error ? err.message : String(err)}`,
+  };
+}
+
+/** Adds the documentation routes to the plugin's fastify context (its prefix applies). */
+export function addFastifyDocumentationRoutes(
+  instance: FastifyInstance,
+  resources: readonly ResourceDefinition[],
+  headerPrefix: string,
+  options: DocumentationOptions | false | undefined,
+): void {
+  for (const route of routesFor(resources, instance.prefix, headerPrefix, options)) {
+    instance.get(route.path, async (request: FastifyRequest, reply: FastifyReply) => {
+      const answer = await route
+        .handler({ method: request.method, path: route.path, headers: request.headers })
+        .catch(failed);
+      reply.code(answer.status).headers(answer.headers);
+      return typeof answer.body === 'string'
+        ? reply.send(answer.body)
+        : reply.send(Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength));
+    });
+  }
+}
+
+/**
+ * A check for the standalone server: answers a GET or HEAD of a documentation route and says true, or
+ * says false (the pipeline serves the request).
+ */
+export function nodeDocumentationHandler(
+  resources: readonly ResourceDefinition[],
+  prefix: string,
+  headerPrefix: string,
+  options: DocumentationOptions | false | undefined,
+): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
+  const routes = new Map(routesFor(resources, prefix, headerPrefix, options).map((r) => [r.path, r]));
+  return (req, res, path) => {
+    if (routes.size === 0 || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    const route = routes.get(path);
+    if (route === undefined) return false;
+    req.resume();
+    route
+      .handler({ method: req.method, path, headers: req.headers })
+      .catch(failed)
+      .then(
+        (answer) => {
+          res.writeHead(answer.status, {
+            ...answer.headers,
+            'content-length': String(
+              typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength,
+            ),
+          });
+          res.end(answer.body);
+        },
+        () => res.destroy(),
+      );
+    return true;
+  };
+}
