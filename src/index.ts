@@ -16,4 +16,5 @@ export * from './queue';
 export * from './runtime';
 export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';
 export * from './idl/compat';
+export * from './replay';
 export * from './runtime';

@@ -10,6 +10,7 @@ import { validateCommand } from './commands/validate-command';
 import { workerCommand } from './commands/worker';
 import { serveCommand } from './commands/serve';
 import { idlCommand } from './commands/idl';
+import { replayCommand } from './commands/replay';
 
 /** The `svc` program; each layer adds its subcommand here. */
 export function buildProgram(): Command {
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   program.addCommand(workerCommand());
   program.addCommand(idlCommand());
   program.addCommand(compatCommand());
+  program.addCommand(replayCommand());
   for (const sub of program.commands) sub.exitOverride();
   return program;
 }
@@ -51,6 +53,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`svc: ${err.name} [${err.code}]: ${err.message}\n`);
       return err.code === 'SVC_ERR_CLI_USAGE' ||
         err.code === 'SVC_ERR_COMPAT_INPUT' ||
+        err.code === 'SVC_ERR_REPLAY_INPUT' ||
         err.code.startsWith('SVC_ERR_SCHEMA_')
         ? EXIT_USAGE
         : EXIT_INVALID;

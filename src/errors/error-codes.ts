@@ -582,6 +582,18 @@ export const ERROR_CODES = {
     summary:
       'The compatibility check found changes that the requested level does not allow (backwards: breaking or wire-compatible changes; equivalent: any change).',
   },
+  SVC_ERR_REPLAY_INPUT: {
+    errorName: 'ReplayInputError',
+    status: 400,
+    summary:
+      'A recording given to svc replay is unreadable: a missing file, text that is neither a HAR file nor a request log, an entry without a method or path; names the file and the entry.',
+  },
+  SVC_ERR_REPLAY_DIFFERENT: {
+    errorName: 'ReplayMismatchError',
+    status: 400,
+    summary:
+      'svc replay found exchanges whose status, protocol headers or bodies differ between the old and the new service (the report lists them).',
+  },
   SVC_ERR_RUNTIME_OVERLOADED: {
     errorName: 'ServiceOverloadedError',
     status: 503,

@@ -67,6 +67,7 @@ describe('the error registry', () => {
       'CLIENT',
       'IDL',
       'COMPAT',
+      'REPLAY',
       'RUNTIME',
     ];
     for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
