@@ -582,6 +582,18 @@ export const ERROR_CODES = {
     summary:
       'The compatibility check found changes that the requested level does not allow (backwards: breaking or wire-compatible changes; equivalent: any change).',
   },
+  SVC_ERR_PROTOCOL_UNSUPPORTED_ENCODING: {
+    errorName: 'UnsupportedEncodingError',
+    status: 415,
+    summary:
+      "A request's Content-Encoding is one the server does not read (or *), or a compressed multipart/related body: `Unsupported encoding referenced: x`.",
+  },
+  SVC_ERR_PROTOCOL_BAD_ENCODED_BODY: {
+    errorName: 'BadEncodedBodyError',
+    status: 400,
+    summary:
+      'A request body sent with a Content-Encoding does not decode with it: `Cannot properly decode stream: gzip`.',
+  },
   SVC_ERR_REPLAY_INPUT: {
     errorName: 'ReplayInputError',
     status: 400,
