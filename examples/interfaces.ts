@@ -36,6 +36,8 @@ export const photosInterface = collectionInterface({
   key: LONG_KEY,
   value: Photo,
   doc: 'Photos of the library.',
+  // the server assigns ids: a create that sends one is refused (422), as a Rest.li @ReadOnly("id") resource
+  readOnly: ['id'],
   methods: {
     get: { doc: 'A photo; with `Accept: multipart/related`, its image comes as a response attachment.' },
     batchGet: {},

@@ -18,4 +18,5 @@ export * from './runtime';
 export * from './security';
 export { ERROR_CODES, SvcError, isSvcError, type ErrorCode, type ErrorCodeInfo } from './errors';
 export * from './idl/compat';
+export * from './replay';
 export * from './runtime';

@@ -11,6 +11,7 @@ import { workerCommand } from './commands/worker';
 import { serveCommand } from './commands/serve';
 import { idlCommand } from './commands/idl';
 import { openapiCommand } from './commands/openapi';
+import { replayCommand } from './commands/replay';
 import { writeError, writeOutput } from './io';
 
 /** The `svc` program; each layer adds its subcommand here. */
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   program.addCommand(idlCommand());
   program.addCommand(compatCommand());
   program.addCommand(openapiCommand());
+  program.addCommand(replayCommand());
   // help and usage errors go where the run's output goes (commander's addCommand copies no settings)
   const output = { writeOut: (s: string) => void writeOutput(s), writeErr: (s: string) => writeError(s) };
   const configure = (cmd: Command): void => {
@@ -59,6 +61,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       writeError(`svc: ${err.name} [${err.code}]: ${err.message}\n`);
       return err.code === 'SVC_ERR_CLI_USAGE' ||
         err.code === 'SVC_ERR_COMPAT_INPUT' ||
+        err.code === 'SVC_ERR_REPLAY_INPUT' ||
         err.code.startsWith('SVC_ERR_SCHEMA_')
         ? EXIT_USAGE
         : EXIT_INVALID;

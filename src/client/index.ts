@@ -132,3 +132,4 @@ export { coldCall, entity, elements, page, type HandlerPage, actionValue } from 
 export { diffPatch } from './diff-patch';
 export { nodeHttpFetch } from './node-http-fetch';
 export { RequestAttachments } from './request-attachments';
+export { compressedFetch, type CompressedFetchOptions } from './compressed-fetch';

@@ -582,6 +582,30 @@ export const ERROR_CODES = {
     summary:
       'The compatibility check found changes that the requested level does not allow (backwards: breaking or wire-compatible changes; equivalent: any change).',
   },
+  SVC_ERR_PROTOCOL_UNSUPPORTED_ENCODING: {
+    errorName: 'UnsupportedEncodingError',
+    status: 415,
+    summary:
+      "A request's Content-Encoding is one the server does not read (or *), or a compressed multipart/related body: `Unsupported encoding referenced: x`.",
+  },
+  SVC_ERR_PROTOCOL_BAD_ENCODED_BODY: {
+    errorName: 'BadEncodedBodyError',
+    status: 400,
+    summary:
+      'A request body sent with a Content-Encoding does not decode with it: `Cannot properly decode stream: gzip`.',
+  },
+  SVC_ERR_REPLAY_INPUT: {
+    errorName: 'ReplayInputError',
+    status: 400,
+    summary:
+      'A recording given to svc replay is unreadable: a missing file, text that is neither a HAR file nor a request log, an entry without a method or path; names the file and the entry.',
+  },
+  SVC_ERR_REPLAY_DIFFERENT: {
+    errorName: 'ReplayMismatchError',
+    status: 400,
+    summary:
+      'svc replay found exchanges whose status, protocol headers or bodies differ between the old and the new service (the report lists them).',
+  },
   SVC_ERR_RUNTIME_OVERLOADED: {
     errorName: 'ServiceOverloadedError',
     status: 503,

@@ -102,6 +102,24 @@ function annotationsOf(v: unknown): { annotations?: Readonly<Record<string, IdlJ
   return { annotations: { deprecated: typeof d === 'string' && d !== '' ? { doc: d } : {} } };
 }
 
+/**
+ * A resource's annotations: `deprecated`, and its read-only and create-only fields as Rest.li writes its
+ * `@ReadOnly` / `@CreateOnly` (`"readOnly": { "value": ["id"] }`), by name as its writer orders them.
+ */
+function resourceAnnotationsOf(v: unknown): { annotations?: Readonly<Record<string, IdlJsonObject>> } {
+  const own: Record<string, IdlJsonObject> = { ...(annotationsOf(v).annotations ?? {}) };
+  if (isObject(v)) {
+    for (const name of ['readOnly', 'createOnly'] as const) {
+      const paths = v[name];
+      if (Array.isArray(paths) && paths.length > 0)
+        own[name] = { value: paths.filter((p): p is string => typeof p === 'string') };
+    }
+  }
+  const names = Object.keys(own).sort();
+  if (names.length === 0) return {};
+  return { annotations: Object.fromEntries(names.map((n) => [n, own[n]!])) };
+}
+
 /** Handler property → the method as the IDL names it (the server's own table). */
 const METHOD_OF_PROPERTY: ReadonlyMap<string, string> = COLLECTION_METHODS;
 const SIMPLE_METHODS: ReadonlySet<string> = new Set(['get', 'update', 'partial_update', 'delete']);
@@ -275,7 +293,7 @@ class Encoder {
       typeof def.namespace === 'string' && def.namespace !== '' ? def.namespace : undefined;
     const namespace = ownNamespace ?? inherited;
     const head = {
-      ...annotationsOf(def),
+      ...resourceAnnotationsOf(def),
       name,
       ...(namespace === undefined ? {} : { namespace }),
       path,

@@ -517,6 +517,13 @@ interface ResourceBase<V extends RecordTemplate> {
   /** Documentation, for clients and interface descriptions. */
   readonly doc?: string;
   /**
+   * Paths of fields clients cannot set (the reference's `@ReadOnly`: `['id', 'location/latitude']`): absent
+   * from a create or update even when required, refused in a create or patch (422). See field-annotations.ts.
+   */
+  readonly readOnly?: readonly string[];
+  /** Paths of fields clients set on create only (the reference's `@CreateOnly`): refused in a patch (422). */
+  readonly createOnly?: readonly string[];
+  /**
    * The namespace that qualifies the resource's name in its interface description
    * (`com.example.photos` → `com.example.photos.photos.restspec.json`). Default: none, as Rest.li's
    * `@RestLiCollection(namespace = "")`: the IDL then has no `namespace` field.

@@ -75,6 +75,7 @@ export {
   RESERVED_QUERY_PARAMS,
 } from './params';
 export { PatchRequest, applyPatch, checkPatch } from './patch';
+export { FieldRules, type FieldAnnotationsInput } from './field-annotations';
 export {
   type UpdateOutcome,
   type UpdateEntityOutcome,

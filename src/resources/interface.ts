@@ -24,6 +24,7 @@ import {
 } from './definition';
 import { maxBatchSizeOf, withMaxBatchSize } from './batch-limit';
 import { type DefinitionLocation, ResourceDefinitionError } from './errors';
+import { fieldAnnotationsOf } from './field-annotations';
 import {
   type AlternativeKey,
   type AssocKeyOf,
@@ -318,6 +319,10 @@ interface InterfaceBase<V extends RecordTemplate> {
   readonly doc: string | undefined;
   readonly value: RecordClass<V>;
   readonly subresources: readonly ResourceInterface[];
+  /** Read-only field paths (the reference's `@ReadOnly`), when declared. */
+  readonly readOnly?: readonly string[];
+  /** Create-only field paths (the reference's `@CreateOnly`), when declared. */
+  readonly createOnly?: readonly string[];
 }
 
 /** A collection's interface. */
@@ -370,6 +375,13 @@ interface InterfaceInputBase<V extends RecordTemplate> {
   readonly subresources?: readonly ResourceInterface[];
   /** Marks the resource deprecated in the interface description (`true`, or the reason). */
   readonly deprecated?: boolean | string;
+  /**
+   * Paths of fields clients cannot set (the reference's `@ReadOnly`, written to the IDL as the `readOnly`
+   * annotation): `['id']` lets a create leave out a required server-assigned id and refuses one sent.
+   */
+  readonly readOnly?: readonly string[];
+  /** Paths of fields clients may set on create only (the reference's `@CreateOnly`). */
+  readonly createOnly?: readonly string[];
 }
 
 /** The input of {@link collectionInterface}. */
@@ -455,7 +467,8 @@ function base<V extends RecordTemplate>(input: InterfaceInputBase<V>) {
     doc: input.doc,
     value: input.value,
     subresources: Object.freeze([...(input.subresources ?? [])]),
-    ...marks(input),
+    ...(input.deprecated === undefined || input.deprecated === false ? {} : { deprecated: input.deprecated }),
+    ...fieldAnnotationsOf(input),
   };
 }
 
@@ -855,6 +868,7 @@ export function implement<const I extends ResourceInterface>(
     name: iface.name,
     ...(iface.namespace === undefined ? {} : { namespace: iface.namespace }),
     ...(iface.doc === undefined ? {} : { doc: iface.doc }),
+    ...fieldAnnotationsOf(iface),
     value: iface.value,
     methods: Object.freeze(methods),
     ...(given['subresources'] === undefined
@@ -1105,6 +1119,7 @@ export function interfaceOf(def: ResourceDefinition | ResourceInterface): Resour
     value: def.value,
     subresources,
     methods: Object.freeze(methods),
+    ...fieldAnnotationsOf(def),
   };
   if (def.kind === 'simple') return Object.freeze({ ...common, kind: 'simple' as const });
   const alts =

@@ -14,6 +14,7 @@ import { type AlternativeKey, type KeyType, isKeyType } from './key-types';
 import { attachmentsHandler } from './attachments-param';
 import { BATCH_METHOD_PROPERTIES, isBatchLimit, maxBatchSizeOf } from './batch-limit';
 import { checkImplementation } from './interface';
+import { type FieldRules, compileFieldRules } from './field-annotations';
 import { type CompiledCriteria, type CompiledParams, compileParams } from './params';
 import type { RequestFilter } from './request';
 import { type RecordClass, type ValueType, isValueType, keyPartTypeOf } from './value-types';
@@ -95,6 +96,8 @@ export interface ResourceModel {
   readonly validation: boolean | undefined;
   /** The resource's own `timeout` (ms); undefined follows the server's. */
   readonly timeout: number | undefined;
+  /** Its read-only and create-only fields (`readOnly`, `createOnly`); undefined when it declares none. */
+  readonly fieldRules: FieldRules | undefined;
   /**
    * Key types for `?altkey=<name>`: each reads the alternative key on the wire and gives handlers the
    * resource's own key (and turns response keys back).
@@ -564,6 +567,7 @@ export function registerResource(
     filters,
     validation: validationChoice(def.validation, at),
     timeout: timeoutOption(def.timeout, at),
+    fieldRules: compileFieldRules(def, valueSchema, at),
     definition: def as unknown as ResourceDefinition,
   });
 }

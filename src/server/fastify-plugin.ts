@@ -21,6 +21,7 @@ import { ResourcePipeline } from './pipeline';
 import { type RequestObserver, composeRequestObservers } from '../resources/observer';
 import { type ValidationFilterOptions, validationFilter } from './validation-filter';
 import { tunnelingFilter } from './tunneling-filter';
+import { type CompressionOptions, type ResolvedCompression, compressionOption } from './compression';
 import {
   EMPTY_ATTRIBUTES,
   setHeaders,
@@ -108,6 +109,11 @@ export interface SvcPluginOptions {
    * neither. Default: both, at those paths.
    */
   readonly openapi?: DocumentationOptions | false;
+  /**
+   * Response compression per `Accept-Encoding` (gzip, deflate, br) above a threshold, and compressed request
+   * bodies inflated (bounded by `maxBodyBytes`): compression.ts. Default on, threshold 1024 bytes; false: off.
+   */
+  readonly compression?: CompressionOptions | boolean;
 }
 
 /** {@link SvcPluginOptions} with every default applied. */
@@ -125,6 +131,8 @@ export interface ResolvedSvcOptions {
   readonly maxBatchSize: number;
   readonly timeout: number | undefined;
   readonly observers: readonly RequestObserver[];
+  /** Response compression and request inflating (compression.ts); undefined when off. */
+  readonly compression: ResolvedCompression | undefined;
 }
 
 /** The default largest request body: 1 MiB, as fastify's `bodyLimit`. */
@@ -145,6 +153,7 @@ const KNOWN_OPTIONS = new Set([
   'timeout',
   'observers',
   'openapi',
+  'compression',
   // fastify's own register options
   'prefix',
   'logLevel',
@@ -253,6 +262,7 @@ export function resolveSvcOptions(options: SvcPluginOptions): ResolvedSvcOptions
     codecs,
     maxBodyBytes,
     maxBatchSize,
+    compression: compressionOption(options.compression),
   });
 }
 
@@ -286,6 +296,7 @@ export function createResourcePipeline(options: ResolvedSvcOptions): ResourcePip
     maxBatchSize: options.maxBatchSize,
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
     observer: composeRequestObservers(options.observers),
+    ...(options.compression === undefined ? {} : { compression: options.compression }),
   });
 }
 

@@ -51,6 +51,7 @@ import type {
 import { type RouteResult, route } from './router';
 import { SLICED_BATCH_SIZE, type SliceOwner, nextSlice, runNow, runSliced } from '../resources/slices';
 import { type RequestObserver, type RequestProbe, observeResponse } from '../resources/observer';
+import { type ResolvedCompression, compressResponse, inflateRequest, requestEncoding } from './compression';
 
 /**
  * The request path (docs/architecture.md, "The request path") as one pipeline of small functions:
@@ -78,6 +79,8 @@ export interface PipelineConfig {
   readonly maxBatchSize?: number;
   /** Watches every request (metrics, traces, access logs: src/runtime/); observer.ts. Default none. */
   readonly observer?: RequestObserver;
+  /** Request inflating and response compression (compression.ts). Default none. */
+  readonly compression?: ResolvedCompression;
 }
 
 /** Aborts every response data source a handler set (the request failed, or its response has no body). */
@@ -255,6 +258,30 @@ export class ResourcePipeline {
     request: ResourceRequest,
     log: SvcLogger,
     lowerCaseHeaders = false,
+  ): EncodedResponse | Promise<EncodedResponse> {
+    const compression = this.config.compression;
+    if (compression === undefined) return this.handlePlain(request, log, lowerCaseHeaders);
+    // compressed bodies are inflated before anything reads them, responses compressed last (compression.ts)
+    const encoding = requestEncoding(request, lowerCaseHeaders);
+    const out =
+      encoding === undefined
+        ? this.handlePlain(request, log, lowerCaseHeaders)
+        : inflateRequest(
+            request,
+            encoding,
+            compression,
+            this.config.maxBodyBytes ?? DEFAULT_PAYLOAD_BYTES,
+          ).then(
+            (r) => this.handlePlain(r, log, lowerCaseHeaders),
+            (err: unknown) => this.handleError(request, err, log),
+          );
+    return then(out, (r) => compressResponse(request, r, compression, lowerCaseHeaders));
+  }
+
+  private handlePlain(
+    request: ResourceRequest,
+    log: SvcLogger,
+    lowerCaseHeaders: boolean,
   ): EncodedResponse | Promise<EncodedResponse> {
     const probe = this.config.observer === undefined ? undefined : this.config.observer.start(request);
     if (probe === undefined)

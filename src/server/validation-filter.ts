@@ -8,8 +8,11 @@ import {
   RequiredMode,
   type ValidationMessage,
   type ValidationPath,
+  messagesToString,
   validate,
 } from '../schema';
+import type { FieldRules } from '../resources/field-annotations';
+import { patchFieldMessages, presentFieldMessages, withoutReadOnlyAbsences } from './field-rules-check';
 import { ResourceMethod } from '../protocol';
 import { OutputValidationError, RequestValidationError } from '../resources/errors';
 import type { RecordTemplate } from '../templates';
@@ -36,6 +39,10 @@ import {
  *   types; `$delete` of a required field without default), and their batch forms: **422** with the
  *   message-list text (`ERROR :: /title :: field is required but not found and has no default value`),
  *   per batch item prefixed `Index: <i>, ` (batch_create) or `Key: <key>, ` (batch updates) (wire facts §9.3);
+ * - the resource's read-only and create-only fields (`readOnly`, `createOnly`: field-rules-check.ts): a
+ *   required read-only field may be absent from a create or update; one present in a create, batch_create or
+ *   patch, or a create-only one in a patch, is a **422** `ERROR :: /id :: ReadOnly field present in a create
+ *   request` (the reference's `RestLiDataValidator` messages);
  * - the patched result: `PatchRequest.applyTo(entity)` in a partial update validates the entity it returns
  *   against the entity schema (422, as the reference validates a patch against the whole record), so a patch
  *   cannot leave an entity without a required field;
@@ -81,6 +88,7 @@ function patchMessages(
   schema: RecordDataSchema,
   path: ValidationPath,
   requiredMode: RequiredMode,
+  rules?: FieldRules,
 ): string {
   let out = '';
   const set = patch.get('$set');
@@ -90,7 +98,13 @@ function patchMessages(
       const field = schema.getField(name);
       if (field === undefined) continue;
       const r = validate(value, field.getType(), { requiredMode, coercionMode: CoercionMode.NORMAL });
-      if (!r.isValid()) out += prefixed(r.getMessages(), [...path, name]);
+      if (r.isValid()) continue;
+      // a record set whole may leave its read-only fields out, as a create may
+      const messages =
+        rules === undefined
+          ? r.getMessages()
+          : withoutReadOnlyAbsences(r.getMessages(), rules, [...path, name]);
+      out += prefixed(messages, [...path, name]);
     }
   }
   const deleted = patch.get('$delete');
@@ -108,14 +122,38 @@ function patchMessages(
     if (field === undefined) continue;
     const t = field.getType().getDereferencedSchema();
     if (t.getType() === DataSchemaType.RECORD)
-      out += patchMessages(op, t as RecordDataSchema, [...path, name], requiredMode);
+      out += patchMessages(op, t as RecordDataSchema, [...path, name], requiredMode, rules);
   }
   return out;
 }
 
-function entityMessages(data: DataValue, schema: DataSchema, requiredMode: RequiredMode): string {
+/**
+ * Validates an entity; with the resource's read-only and create-only fields (`rules`), those read-only are
+ * optional and, for a `method` that may not set them, refused (field-rules-check.ts).
+ */
+function entityMessages(
+  data: DataValue,
+  schema: DataSchema,
+  requiredMode: RequiredMode,
+  rules?: FieldRules,
+  method?: string,
+): string {
   const r = validate(data, schema, { requiredMode, coercionMode: CoercionMode.NORMAL });
-  return r.isValid() ? '' : r.getMessage();
+  if (rules === undefined) return r.isValid() ? '' : r.getMessage();
+  const text = r.isValid() ? '' : messagesToString(withoutReadOnlyAbsences(r.getMessages(), rules));
+  return method === undefined ? text : text + presentFieldMessages(data, rules, method);
+}
+
+/** A patch's messages: its values against the schema, then the read-only and create-only rules. */
+function allPatchMessages(
+  patch: DataMap,
+  schema: RecordDataSchema,
+  requiredMode: RequiredMode,
+  rules: FieldRules | undefined,
+  method: string,
+): string {
+  const text = patchMessages(patch, schema, [], requiredMode, rules);
+  return rules === undefined ? text : text + patchFieldMessages(patch, rules, method);
 }
 
 function bodyFailure(text: string): RequestValidationError {
@@ -176,12 +214,13 @@ function check(inv: Invocation, options: Required<ValidationFilterOptions>): voi
     }
   }
   if (!options.bodies) return;
+  const rules = inv.resource.fieldRules;
   if (input.entity !== undefined) {
-    const text = entityMessages(input.entity.data(), schema, mode);
+    const text = entityMessages(input.entity.data(), schema, mode, rules, inv.method);
     if (text !== '') throw bodyFailure(text);
   }
   if (input.patch !== undefined) {
-    const text = patchMessages(input.patch, schema, [], mode);
+    const text = allPatchMessages(input.patch, schema, mode, rules, inv.method);
     if (text !== '') throw bodyFailure(text);
   }
 }
@@ -191,25 +230,31 @@ function check(inv: Invocation, options: Required<ValidationFilterOptions>): voi
  * as steps that yield between groups of items (a large batch is checked in slices: slices.ts); undefined
  * for other requests. Throws the failure of all items at the end, as one message.
  */
-function* batchBodySteps(input: BoundInput, schema: RecordDataSchema, mode: RequiredMode): Steps<void> {
+function* batchBodySteps(
+  input: BoundInput,
+  schema: RecordDataSchema,
+  mode: RequiredMode,
+  rules: FieldRules | undefined,
+  method: string,
+): Steps<void> {
   let text = '';
   let n = 0;
   if (input.entities !== undefined) {
     for (let i = 0; i < input.entities.length; i++) {
       if (++n % ITEMS_PER_STEP === 0) yield;
-      const m = entityMessages(input.entities[i]!.data(), schema, mode);
+      const m = entityMessages(input.entities[i]!.data(), schema, mode, rules, method);
       if (m !== '') text += `Index: ${i}, ${m}`;
     }
   } else if (input.entitiesByKey !== undefined) {
     for (const [key, e] of input.entitiesByKey) {
       if (++n % ITEMS_PER_STEP === 0) yield;
-      const m = entityMessages(e.data(), schema, mode);
+      const m = entityMessages(e.data(), schema, mode, rules, method);
       if (m !== '') text += `Key: ${key}, ${m}`;
     }
   } else if (input.patchesByKey !== undefined) {
     for (const [key, patch] of input.patchesByKey) {
       if (++n % ITEMS_PER_STEP === 0) yield;
-      const m = patchMessages(patch, schema, [], mode);
+      const m = allPatchMessages(patch, schema, mode, rules, method);
       if (m !== '') text += `Key: ${key}, ${m}`;
     }
   }
@@ -249,7 +294,13 @@ export function validationFilter(options: ValidationFilterOptions = {}): Request
     if (!resolved.bodies) return inv;
     const size = batchBodySize(inv.input);
     if (size === 0) return withPatchedResultCheck(inv, resolved.requiredMode);
-    const steps = batchBodySteps(inv.input, inv.resource.valueSchema, resolved.requiredMode);
+    const steps = batchBodySteps(
+      inv.input,
+      inv.resource.valueSchema,
+      resolved.requiredMode,
+      inv.resource.fieldRules,
+      inv.method,
+    );
     if (size < SLICED_BATCH_SIZE) {
       runNow(steps);
       return withPatchedResultCheck(inv, resolved.requiredMode);
@@ -276,9 +327,11 @@ export function validationFilter(options: ValidationFilterOptions = {}): Request
 function withPatchedResultCheck(inv: Invocation, requiredMode: RequiredMode): Invocation {
   if (inv.input.patch === undefined && inv.input.patchesByKey === undefined) return inv;
   const schema = inv.resource.valueSchema;
+  const rules = inv.resource.fieldRules;
   const checked = (p: PatchRequest<RecordTemplate>, key: string | undefined): PatchRequest<RecordTemplate> =>
     p.withResultCheck((data) => {
-      const m = entityMessages(data, schema, requiredMode);
+      // read-only fields optional: an entity created without its server-assigned fields can still be patched
+      const m = entityMessages(data, schema, requiredMode, rules);
       if (m !== '') throw bodyFailure(key === undefined ? m : `Key: ${key}, ${m}`);
     });
   const args = inv.args.map((a) => {

@@ -67,6 +67,7 @@ describe('the error registry', () => {
       'CLIENT',
       'IDL',
       'COMPAT',
+      'REPLAY',
       'RUNTIME',
       'AUTH',
     ];

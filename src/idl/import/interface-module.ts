@@ -70,6 +70,20 @@ function deprecatedEntry(x: {
   return [['deprecated', typeof reason === 'string' && reason !== '' ? quote(reason) : 'true']];
 }
 
+/** `readOnly: [...]`, `createOnly: [...]` for the resource annotations Rest.li writes for `@ReadOnly` / `@CreateOnly`. */
+function fieldAnnotationEntries(x: {
+  readonly annotations?: Readonly<Record<string, unknown>>;
+}): [string, string][] {
+  const out: [string, string][] = [];
+  for (const name of ['readOnly', 'createOnly'] as const) {
+    const value = (x.annotations?.[name] as { value?: unknown } | undefined)?.value;
+    if (!Array.isArray(value)) continue;
+    const paths = value.filter((p): p is string => typeof p === 'string');
+    if (paths.length > 0) out.push([name, `[${paths.map(quote).join(', ')}]`]);
+  }
+  return out;
+}
+
 function key(name: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name);
 }
@@ -123,7 +137,7 @@ export function interfaceModule(source: IdlResourceSource, ctx: ModuleContext): 
     const entries: [string, string][] = [['name', quote(r.name)]];
     if (r.namespace !== undefined && r.namespace !== '') entries.push(['namespace', quote(r.namespace)]);
     if (r.doc !== undefined && r.doc !== '') entries.push(['doc', quote(r.doc)]);
-    if (kind !== 'actionsSet') entries.push(...deprecatedEntry(r));
+    if (kind !== 'actionsSet') entries.push(...deprecatedEntry(r), ...fieldAnnotationEntries(r));
     if (r.entityType === 'UNSTRUCTURED_DATA')
       ctx.warn(
         source.file,

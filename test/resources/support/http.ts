@@ -140,7 +140,11 @@ export function rawRequest(
             headers: h,
             text,
             bytes,
-            json: text !== '' && type.startsWith('application/json') ? JSON.parse(text) : undefined,
+            // a compressed body is not JSON text
+            json:
+              text !== '' && type.startsWith('application/json') && !h.has('content-encoding')
+                ? JSON.parse(text)
+                : undefined,
           });
         });
       },
