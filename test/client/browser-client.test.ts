@@ -44,9 +44,7 @@ beforeAll(async () => {
       res.writeHead(204).end(); // the page's favicon.ico
       return;
     }
-    // the body is not read: the relayed upload backs up to the browser, which is still sending when the
-    // page aborts, so the abort cannot come after the request was complete
-    arrived();
+    arrived(); // neither read nor answered: the relay (and so the browser's call) waits on it
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   pageOrigin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
