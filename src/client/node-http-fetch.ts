@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ResponseTooLargeError } from './errors';
 import type { FetchInit, FetchLike, FetchResponseLike } from './options';
 
@@ -22,8 +23,14 @@ export const nodeHttpFetch: FetchLike = (url: string, init: FetchInit): Promise<
       return;
     }
     const headers: Record<string, string> = { ...init.headers };
-    const streamed = init.body instanceof Readable ? init.body : undefined;
-    const bytes = init.body instanceof Readable ? undefined : init.body;
+    // a Blob (the web platform's multipart body, used with this transport) is streamed like a Readable
+    const streamed =
+      init.body instanceof Readable
+        ? init.body
+        : init.body instanceof Blob
+          ? Readable.fromWeb(init.body.stream() as WebReadableStream<Uint8Array>)
+          : undefined;
+    const bytes = init.body instanceof Readable || init.body instanceof Blob ? undefined : init.body;
     // a streamed body goes chunked (its length is not known up front)
     if (bytes !== undefined) headers['content-length'] = String(bytes.byteLength);
     const req = (target.secure ? https : http).request(

@@ -1,5 +1,4 @@
 import { type ClientAuth, isClientAuth } from './auth';
-import { nodeHttpFetch } from './node-http-fetch';
 import {
   type CodecRegistry,
   type DataCodec,
@@ -22,6 +21,7 @@ import type { HttpRequest } from './build-request';
 import { ClientOptionsError, UnsupportedProtocolVersionError } from './errors';
 import type { RawResponse } from './transport';
 import { DEFAULT_QUERY_TUNNEL_THRESHOLD, isQueryTunnelThreshold } from './tunnel-encode';
+import { clientPlatform } from './platform';
 
 /**
  * The client's options: one object, validated once by {@link resolveClientOptions}, every default in
@@ -78,8 +78,11 @@ export interface FetchResponseLike {
 export interface FetchInit {
   method: string;
   headers: Record<string, string>;
-  /** The body: bytes, or a stream (a request with attachments, sent as it is produced). */
-  body?: Uint8Array | Readable;
+  /**
+   * The body: bytes, or a request with attachments: a Node stream, sent as it is produced (the Node
+   * platform), or a `Blob` of the message's parts (the web platform; see `web-platform.ts`).
+   */
+  body?: Uint8Array | Readable | Blob;
   /** Set with a stream body, as the WHATWG `fetch` requires. */
   duplex?: 'half';
   signal: AbortSignal;
@@ -90,7 +93,7 @@ export interface FetchInit {
   maxResponseBytes?: number;
 }
 
-/** A fetch implementation: `nodeHttpFetch` by default, injectable (global `fetch`, undici, proxies, tests). */
+/** A fetch implementation: `nodeHttpFetch` by default on Node, `webFetch` in browsers; injectable (global `fetch`, undici, proxies, tests). */
 export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponseLike>;
 
 /**
@@ -155,9 +158,9 @@ export interface ClientOptions {
   /** Aborts every request of the client (e.g. on shutdown); a request's own signal is honoured as well. */
   readonly signal?: AbortSignal;
   /**
-   * The fetch implementation; default {@link nodeHttpFetch} (`node:http`, which sends the URI byte for
-   * byte). The global `fetch` works too but percent-encodes `'` in queries, so it cannot send the empty
-   * string (`''`) of the URI grammar.
+   * The fetch implementation; default `nodeHttpFetch` through the package root (`node:http`, which sends
+   * the URI byte for byte), `webFetch` (the platform's `fetch`) through `svc-framework/client`. The global
+   * `fetch` percent-encodes `'` in queries, so it cannot send the empty string (`''`) of the URI grammar.
    */
   readonly fetch?: FetchLike;
   /** Headers sent with every request (protocol headers the client computes take precedence). */
@@ -349,7 +352,7 @@ export function resolveClientOptions(options: ClientOptions | ResolvedClientOpti
     throw new ClientOptionsError('signal', 'expected an AbortSignal');
   }
 
-  const fetchImpl: unknown = options.fetch ?? nodeHttpFetch;
+  const fetchImpl: unknown = options.fetch ?? clientPlatform().fetch;
   if (typeof fetchImpl !== 'function') {
     throw new ClientOptionsError(
       'fetch',

@@ -1,4 +1,5 @@
-import { type AttachmentSources, AttachmentsBuilder } from '../streams';
+import { AttachmentsBuilder } from '../streams/attachments-builder';
+import type { AttachmentSources } from '../streams/related/encoder';
 
 /**
  * The attachments of a request, built in order (the reference's request builder methods): pass `build()`

@@ -1,8 +1,9 @@
-import { Readable } from 'node:stream';
-import { type AttachmentReader, decodeRelated, encodeRelated, mediaTypeEssence } from '../streams';
+import type { AttachmentReader } from '../streams/attachment-reader';
+import { mediaTypeEssence } from '../streams/multipart/content-type';
 import type { HttpRequest } from './build-request';
 import { type ResponseHeaders, RequestTimeoutError, ResponseTooLargeError, TransportError } from './errors';
 import type { FetchLike } from './options';
+import { type ClientPlatform, type RelatedRequestBody, clientPlatform } from './platform';
 
 /** A response as received: status, headers (lower-case names) and the whole body. */
 export interface RawResponse {
@@ -23,6 +24,8 @@ export interface TransportOptions {
   readonly maxResponseBytes?: number;
   /** Signals that abort the request (the client's, the request's); any of them aborting is enough. */
   readonly signals?: readonly (AbortSignal | undefined)[];
+  /** How `multipart/related` messages are written and read; default {@link clientPlatform}(). */
+  readonly platform?: ClientPlatform;
 }
 
 /**
@@ -75,15 +78,17 @@ export async function sendHttp(request: HttpRequest, options: TransportOptions):
     return new TransportError(url, err);
   };
 
+  const platform = options.platform ?? clientPlatform();
   try {
     let response: Awaited<ReturnType<FetchLike>>;
-    const related = request.attachments === undefined ? undefined : relatedBody(request);
+    let related: RelatedRequestBody | undefined;
     try {
+      if (request.attachments !== undefined) related = await platform.relatedBody(request);
       response = await options.fetch(url, {
         method: request.method,
         headers: related === undefined ? { ...request.headers } : related.headers,
         ...(related !== undefined
-          ? { body: related.body, duplex: 'half' as const }
+          ? { body: related.body, ...(related.duplex === undefined ? {} : { duplex: related.duplex }) }
           : request.body === undefined
             ? {}
             : { body: request.body }),
@@ -91,7 +96,7 @@ export async function sendHttp(request: HttpRequest, options: TransportOptions):
         ...(Number.isFinite(limit) ? { maxResponseBytes: limit } : {}),
       });
     } catch (err) {
-      related?.body.destroy();
+      related?.cancel(err instanceof Error ? err : new Error(String(err)));
       throw outcome(err);
     }
     const headers: Record<string, string> = {};
@@ -104,7 +109,7 @@ export async function sendHttp(request: HttpRequest, options: TransportOptions):
     if (declared !== undefined && Number(declared) > limit) throw tooLarge();
     const type = headers['content-type'];
     if (type !== undefined && mediaTypeEssence(type) === 'multipart/related' && response.status < 300) {
-      return await readRelated(response, headers, type, limit, outcome);
+      return await readRelated(platform, response, headers, type, limit, outcome);
     }
     let body: Uint8Array;
     try {
@@ -123,61 +128,31 @@ export async function sendHttp(request: HttpRequest, options: TransportOptions):
 }
 
 /**
- * The envelope of a request with attachments: the body as the first part under its own Content-Type, the
- * attachments after it, streamed as the socket drains (`encodeRelated`).
- */
-function relatedBody(request: HttpRequest): { headers: Record<string, string>; body: Readable } {
-  const headers: Record<string, string> = {};
-  let payloadType = 'application/json';
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (name.toLowerCase() === 'content-type') payloadType = value;
-    else headers[name] = value;
-  }
-  const message = encodeRelated(
-    { contentType: payloadType, bytes: request.body ?? new Uint8Array(0) },
-    request.attachments ?? [],
-  );
-  headers['Content-Type'] = message.contentType;
-  return { headers, body: message.body };
-}
-
-/**
  * A `multipart/related` response: its first part becomes the body (read whole, bounded by the limit) and
  * its Content-Type the response's, the parts after it an attachment reader that streams from the socket
  * (read it, or drain it, to free the connection).
  */
 async function readRelated(
+  platform: ClientPlatform,
   response: Awaited<ReturnType<FetchLike>>,
   headers: Record<string, string>,
   type: string,
   limit: number,
   outcome: (err: unknown) => unknown,
 ): Promise<RawResponse> {
-  let source: Readable;
   try {
-    source =
-      response.stream !== undefined
-        ? response.stream()
-        : Readable.from([new Uint8Array(await response.arrayBuffer())]);
-  } catch (err) {
-    throw outcome(err);
-  }
-  try {
-    const related = decodeRelated(source, type, Number.isFinite(limit) ? { maxPayloadBytes: limit } : {});
-    const payload = await related.payload;
-    const attachments = await related.attachments;
+    const parts = await platform.readRelated(response, type, limit);
     const out: Record<string, string> = { ...headers };
     delete out['content-length'];
-    if (payload.contentType === undefined) delete out['content-type'];
-    else out['content-type'] = payload.contentType;
+    if (parts.contentType === undefined) delete out['content-type'];
+    else out['content-type'] = parts.contentType;
     return {
       status: response.status,
       headers: Object.freeze(out),
-      body: payload.bytes,
-      ...(attachments === undefined ? {} : { attachments }),
+      body: parts.body,
+      ...(parts.attachments === undefined ? {} : { attachments: parts.attachments }),
     };
   } catch (err) {
-    source.destroy();
     throw outcome(err);
   }
 }

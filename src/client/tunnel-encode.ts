@@ -1,4 +1,6 @@
-import { makeMultipartBoundary, writeMultipart } from '../streams/multipart';
+import { latin1Bytes } from '../data/bytes';
+import { makeMultipartBoundary } from '../streams/multipart/boundary';
+import { writeMultipart } from '../streams/multipart/writer';
 import type { HttpRequest } from './build-request';
 import { RequestBuildError } from './errors';
 
@@ -66,8 +68,8 @@ export function tunnelRequest(request: HttpRequest, policy: TunnelPolicy): HttpR
   const url = request.url.slice(0, q);
   const uq = request.uri.indexOf('?');
   const uri = uq === -1 ? request.uri : request.uri.slice(0, uq);
-  let body: Buffer;
-  const queryBytes = Buffer.from(query, 'latin1');
+  let body: Uint8Array;
+  const queryBytes = latin1Bytes(query);
   if (request.body === undefined || request.body.byteLength === 0) {
     headers['Content-Type'] = FORM;
     body = queryBytes;

@@ -1,5 +1,6 @@
 import { IllegalDataValueException, IndexOutOfBoundsException } from './errors';
 import { KIND, KIND_BYTES } from './internal';
+import { bytesEqual, hexText, latin1Bytes, latin1Text, utf8Bytes, utf8Text } from './bytes';
 
 const EMPTY_BYTES = new Uint8Array(0);
 // A char above U+00FF cannot be one byte of an "Avro string".
@@ -58,7 +59,7 @@ export class ByteString {
         'SVC_ERR_DATA_INVALID_BYTES_STRING',
       );
     }
-    return ByteString.unsafeWrap(Buffer.from(s, 'latin1'));
+    return ByteString.unsafeWrap(latin1Bytes(s));
   }
 
   /** True when `s` is a valid Avro string (every char U+0000..U+00FF). */
@@ -68,7 +69,7 @@ export class ByteString {
 
   /** The UTF-8 bytes of `s`. */
   static fromUtf8(s: string): ByteString {
-    return ByteString.unsafeWrap(Buffer.from(s, 'utf8'));
+    return ByteString.unsafeWrap(utf8Bytes(s));
   }
 
   /** Concatenation of `parts` without copying. */
@@ -173,12 +174,12 @@ export class ByteString {
 
   /** The "Avro string" form (each byte one char U+0000..U+00FF), as used for bytes and fixed in JSON. */
   asAvroString(): string {
-    return bufferOf(this.toReadonlyBytes()).toString('latin1');
+    return latin1Text(this.toReadonlyBytes());
   }
 
   /** The bytes decoded as UTF-8 (malformed sequences become U+FFFD). */
   asUtf8String(): string {
-    return bufferOf(this.toReadonlyBytes()).toString('utf8');
+    return utf8Text(this.toReadonlyBytes());
   }
 
   equals(other: unknown): boolean {
@@ -186,7 +187,7 @@ export class ByteString {
     if (!(other instanceof ByteString) || other.length !== this.length) return false;
     const a = this.toReadonlyBytes();
     const b = other.toReadonlyBytes();
-    return bufferOf(a).equals(b);
+    return bytesEqual(a, b);
   }
 
   /** For `JSON.stringify`: the Avro string form. */
@@ -195,12 +196,8 @@ export class ByteString {
   }
 
   toString(): string {
-    const hex = bufferOf(this.toReadonlyBytes().subarray(0, 32)).toString('hex');
+    const hex = hexText(this.toReadonlyBytes().subarray(0, 32));
     return `ByteString(length=${this.length}, bytes=${hex}${this.length > 32 ? '...' : ''})`;
   }
 }
 Object.defineProperty(ByteString.prototype, KIND, { value: KIND_BYTES });
-
-function bufferOf(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}

@@ -1,4 +1,5 @@
 import { LATEST_PROTOCOL_VERSION, type ProtocolVersion } from './protocol-version';
+import { latin1Bytes, utf8Bytes } from '../data/bytes';
 
 /**
  * Protocol headers (wire facts §3.3, §3.4). Their names share a prefix, `X-Svc` by default; a deployment
@@ -161,7 +162,7 @@ const HEADER_SAFE = /^[\t\x20-\x7e\x80-\xff]*$/;
 export function toHeaderValue(text: string): string {
   if (HEADER_SAFE.test(text)) return text;
   let out = '';
-  const bytes = /[\u0100-\uffff]/.test(text) ? Buffer.from(text, 'utf8') : Buffer.from(text, 'latin1');
+  const bytes = /[\u0100-\uffff]/.test(text) ? utf8Bytes(text) : latin1Bytes(text);
   for (const byte of bytes) {
     out +=
       (byte < 0x20 && byte !== 0x09) || byte === 0x7f
@@ -179,7 +180,7 @@ export function toHeaderValue(text: string): string {
 export function fromHeaderValue(value: string): string {
   if (!/[\u0080-\u00ff]/.test(value)) return value;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
+    return new TextDecoder('utf-8', { fatal: true }).decode(latin1Bytes(value));
   } catch {
     return value;
   }

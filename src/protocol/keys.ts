@@ -1,6 +1,9 @@
 import { ByteString, DataList, DataMap, type DataValue } from '../data';
 import { KIND, KIND_BYTES, STORE, type Store } from '../data/internal';
-import { DataSchema, DataSchemaType } from '../schema';
+// the schema modules themselves, not the barrel: it also holds the file resolver and Avro, which the
+// browser client (svc-framework/client) must not reach
+import { DataSchema } from '../schema/data-schema';
+import { DataSchemaType } from '../schema/data-schema-type';
 import { CoercionMode, RequiredMode, validate } from '../schema/validation';
 import { InvalidKeyError, UriElementParseError } from './errors';
 import { percentDecode } from './uri-component-encoding';

@@ -10,7 +10,9 @@ import {
   isComplexKey,
   isCompoundKey,
 } from '../protocol';
-import { CoercionMode, type DataSchema, RequiredMode, validate } from '../schema';
+import type { DataSchema } from '../schema/data-schema';
+// the validation modules, not the schema barrel (file resolver, Avro): see protocol/keys.ts
+import { CoercionMode, RequiredMode, validate } from '../schema/validation';
 import type { RecordTemplate } from '../templates';
 import {
   INT,

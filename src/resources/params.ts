@@ -1,8 +1,10 @@
 import { DataList, DataMap, type DataValue } from '../data';
 import { QueryParam } from '../protocol';
-import { CoercionMode, type RecordDataSchema, RequiredMode, validate } from '../schema';
+import type { RecordDataSchema } from '../schema/record-schema';
+// the validation modules, not the schema barrel (file resolver, Avro): see protocol/keys.ts
+import { CoercionMode, RequiredMode, validate } from '../schema/validation';
 import { type DefinitionLocation, ParameterBindingError, ResourceDefinitionError } from './errors';
-import type { AttachmentReader } from '../streams';
+import type { AttachmentReader } from '../streams/attachment-reader';
 import { ITEMS_PER_STEP, type Steps, runNow } from './slices';
 import type { RecordTemplate } from '../templates';
 import { type AttachmentsParam, isAttachmentsParam } from './attachments-param';

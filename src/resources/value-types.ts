@@ -1,15 +1,12 @@
 import { ByteString, DataList, DataMap, type DataValue } from '../data';
 import { coerceSimpleKey, type KeyPartType, type SimpleKeyType } from '../protocol';
-import {
-  ArrayDataSchema,
-  CoercionMode,
-  MapDataSchema,
-  type DataSchema,
-  type EnumDataSchema,
-  RequiredMode,
-  primitiveSchema,
-  validate,
-} from '../schema';
+// the schema modules, not the barrel (which reaches the file resolver and Avro): see protocol/keys.ts
+import { ArrayDataSchema } from '../schema/array-schema';
+import type { DataSchema } from '../schema/data-schema';
+import type { EnumDataSchema } from '../schema/enum-schema';
+import { MapDataSchema } from '../schema/map-schema';
+import { primitiveSchema } from '../schema/primitive-schemas';
+import { CoercionMode, RequiredMode, validate } from '../schema/validation';
 import { type EnumObject, type RecordTemplate, enumSchema, enumSymbols } from '../templates';
 
 /**

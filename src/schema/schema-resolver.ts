@@ -1,5 +1,6 @@
-import * as fs from 'node:fs';
-import * as nodePath from 'node:path';
+import type * as fs from 'node:fs';
+import { nodeBuiltin } from '../data/node-builtin';
+import { PATHS as nodePath } from './paths';
 import type { DataSchema } from './data-schema';
 import type { NamedDataSchema } from './named-schema';
 import { SchemaParseError, type SchemaProblem } from './schema-parse-error';
@@ -19,18 +20,28 @@ export interface SchemaFileSystem {
   readDir(path: string): string[];
 }
 
+/**
+ * `node:fs`, loaded when a file is first read: not imported, so that the template registry (which reads
+ * only registered texts) can use the resolver in a browser (`svc-framework/client`).
+ */
+function nodeFs(): typeof fs {
+  const m = nodeBuiltin<typeof fs>('node:fs');
+  if (m === undefined) throw new Error('reading schema files needs Node (node:fs); pass a SchemaFileSystem');
+  return m;
+}
+
 /** The local file system, synchronously (`fs.readFileSync`, `fs.statSync`). */
 export const NODE_FILE_SYSTEM: SchemaFileSystem = {
-  readFile: (path) => fs.readFileSync(path, 'utf8'),
+  readFile: (path) => nodeFs().readFileSync(path, 'utf8'),
   isFile: (path) => stat(path)?.isFile() ?? false,
   isDirectory: (path) => stat(path)?.isDirectory() ?? false,
-  readDir: (path) => fs.readdirSync(path),
+  readDir: (path) => nodeFs().readdirSync(path),
 };
 
 /** The file's status, or undefined when it does not exist or cannot be reached (ENOTDIR, EACCES...). */
 function stat(path: string): fs.Stats | undefined {
   try {
-    return fs.statSync(path, { throwIfNoEntry: false });
+    return nodeFs().statSync(path, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }

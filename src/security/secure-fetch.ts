@@ -1,3 +1,4 @@
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import http2 from 'node:http2';
 import https from 'node:https';
 import { Readable } from 'node:stream';
@@ -92,7 +93,8 @@ export function secureFetch(options: SecureFetchOptions = {}): SecureFetch {
       new Promise((resolve, reject) => {
         const u = new URL(url);
         const headers: Record<string, string> = { ...init.headers };
-        const bytes = init.body instanceof Readable ? undefined : init.body;
+        const source = bodySource(init.body);
+        const bytes = source instanceof Readable ? undefined : source;
         if (bytes !== undefined) headers['content-length'] = String(bytes.byteLength);
         const req = https.request(
           {
@@ -114,7 +116,7 @@ export function secureFetch(options: SecureFetchOptions = {}): SecureFetch {
           },
         );
         req.on('error', reject);
-        if (init.body instanceof Readable) init.body.pipe(req);
+        if (source instanceof Readable) source.pipe(req);
         else req.end(bytes === undefined ? undefined : toBuffer(bytes));
       });
     return Object.assign(fetch1, { close: () => agent.destroy() });
@@ -157,7 +159,8 @@ export function secureFetch(options: SecureFetchOptions = {}): SecureFetch {
           continue;
         headers[lower] = value;
       }
-      const bytes = init.body instanceof Readable ? undefined : init.body;
+      const source = bodySource(init.body);
+      const bytes = source instanceof Readable ? undefined : source;
       if (bytes !== undefined) headers['content-length'] = String(bytes.byteLength);
       let stream: http2.ClientHttp2Stream;
       try {
@@ -186,8 +189,8 @@ export function secureFetch(options: SecureFetchOptions = {}): SecureFetch {
         const limit = init.maxResponseBytes ?? Number.POSITIVE_INFINITY;
         resolve(responseOf(Number(h[':status'] ?? 0), pairs, stream, limit, tooLarge(url, limit)));
       });
-      if (init.body instanceof Readable) {
-        const body = init.body;
+      if (source instanceof Readable) {
+        const body = source;
         body.on('error', (e: Error) => stream.destroy(e));
         stream.once('close', () => {
           if (!body.readableEnded) body.destroy();
@@ -201,4 +204,10 @@ export function secureFetch(options: SecureFetchOptions = {}): SecureFetch {
       sessions.clear();
     },
   });
+}
+
+/** A request body as bytes or a Node stream: a `Blob` (the web platform's multipart body) is streamed. */
+function bodySource(body: FetchInit['body']): Uint8Array | Readable | undefined {
+  if (body instanceof Blob) return Readable.fromWeb(body.stream() as WebReadableStream<Uint8Array>);
+  return body;
 }

@@ -70,3 +70,5 @@ export {
   writeMultipart,
 } from './multipart';
 export { AttachmentsBuilder } from './attachments-builder';
+export { type BlobLike, writerFromBlob } from './blob-writer';
+export { attachmentStream, attachmentStreams } from './web-streams';

@@ -6,6 +6,7 @@ import type {
 import { AttachmentAbortedError, asError } from './errors';
 import { newAttachmentId } from './attachment-id';
 import type { WriteHandle } from './write-handle';
+import { utf8Bytes } from '../data/bytes';
 
 /**
  * Writers from the usual sources, each honouring demand: nothing is read from the source before the
@@ -76,7 +77,7 @@ export function writerFromAsyncIterable(
           return;
         }
         const v = r.value;
-        h.write(typeof v === 'string' ? Buffer.from(v, 'utf8') : v);
+        h.write(typeof v === 'string' ? utf8Bytes(v) : v);
         pull();
       },
       (e: unknown) => {

@@ -13,7 +13,8 @@
  * One registry per process (per copy of the package): registering the same name twice with the same text
  * is a no-op (two generated trees sharing schemas), with another text a {@link TemplateSchemaException}.
  */
-import * as nodePath from 'node:path';
+// node:path on Node, `/` paths in a browser (svc-framework/client): see schema/paths.ts
+import { PATHS as nodePath } from '../schema/paths';
 import { ArrayDataSchema } from '../schema/array-schema';
 import type { DataSchema } from '../schema/data-schema';
 import { MapDataSchema } from '../schema/map-schema';

@@ -142,6 +142,7 @@ describe('the packed package', () => {
     };
     expect(manifest.exports).toEqual({
       '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+      './client': { types: './dist/client/browser.d.ts', default: './dist/client/browser.js' },
       './package.json': './package.json',
     });
     expect(Object.keys(manifest.exports['.'] as object)[0]).toBe('types');
@@ -173,6 +174,17 @@ describe('a consumer of the package', () => {
     ]);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`${path.join(pkg, 'dist/index.js')} function function ${PACKAGE.version}\n`);
+  });
+
+  it("require('svc-framework/client') loads the browser client entry, whose default transport is fetch", () => {
+    const r = node([
+      '-e',
+      "const c = require('svc-framework/client');" +
+        "console.log(require.resolve('svc-framework/client'), typeof c.createResourceClient, c.clientPlatform().name," +
+        "c.resolveClientOptions({ baseUrl: 'http://h' }).fetch === c.webFetch, typeof c.nodeHttpFetch)",
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`${path.join(pkg, 'dist/client/browser.js')} function web true undefined\n`);
   });
 
   it('imports named exports from an ES module', () => {

@@ -11,6 +11,7 @@ import { NEEDS_EXACT, parseFast } from './json-fast-path';
 import { mayHoldLongsBelow, noteLongs, stringifyWithLongs } from './json-long-encode';
 import { writeJson } from './json-writer';
 import { utf8ErrorOffset } from './utf8';
+import { utf8Bytes, utf8Length } from '../bytes';
 
 export const JSON_CONTENT_TYPE = 'application/json';
 
@@ -80,11 +81,11 @@ export class JsonCodec implements DataCodec {
   }
 
   mapToBytes(map: DataMap): Uint8Array {
-    return Buffer.from(encode(map), 'utf8');
+    return utf8Bytes(encode(map));
   }
 
   listToBytes(list: DataList): Uint8Array {
-    return Buffer.from(encode(list), 'utf8');
+    return utf8Bytes(encode(list));
   }
 
   bytesToMap(bytes: Uint8Array): DataMap {
@@ -194,7 +195,7 @@ function decodingError(
   }
   // text came from bytes with any BOM stripped; count it back in
   const bom = bytes !== null && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  const byteOffset = bom + Buffer.byteLength(text.slice(0, charOffset), 'utf8');
+  const byteOffset = bom + utf8Length(text.slice(0, charOffset));
   return new DataDecodingException(
     `${message} at line ${line}, column ${charOffset - lineStart + 1}`,
     byteOffset,

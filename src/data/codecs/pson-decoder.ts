@@ -50,6 +50,7 @@ import { PSON_HEADER, PSON_HEADER_LENGTH, psonMarkerName } from './pson-markers'
 import { decodeUtf8 } from './pson-utf8';
 import { utf8ErrorOffset } from './utf8';
 import { MAX_VARINT_BYTES } from './varint';
+import { hexText } from '../bytes';
 
 // Element codes as local constants: imported bindings compile to loads from the module object (getters
 // under swc), where a local const is a constant V8 can fold. pson-markers.ts documents each one.
@@ -161,10 +162,10 @@ function readHeader(): void {
   let ok = end >= PSON_HEADER_LENGTH;
   for (let i = 0; ok && i < PSON_HEADER_LENGTH; i++) ok = src[i] === PSON_HEADER[i];
   if (!ok) {
-    const got = Buffer.from(src.subarray(0, PSON_HEADER_LENGTH)).toString('hex').toUpperCase();
+    const got = hexText(src.subarray(0, PSON_HEADER_LENGTH)).toUpperCase();
     const hint = end < PSON_HEADER_LENGTH ? ` (input is only ${end} byte(s) long)` : '';
     fail(
-      `Expecting header 0x${Buffer.from(PSON_HEADER).toString('hex').toUpperCase()} but got 0x${got}${hint}`,
+      `Expecting header 0x${hexText(Uint8Array.from(PSON_HEADER)).toUpperCase()} but got 0x${got}${hint}`,
       0,
     );
   }

@@ -41,6 +41,7 @@ import {
 import { PSON_HEADER, PSON_HEADER_LENGTH } from './pson-markers';
 import { encodeUtf8 } from './pson-utf8';
 import { writeVarUint } from './varint';
+import { allocBytes, copyBytes } from '../bytes';
 
 // Local aliases: an imported binding is a getter call on the module object under swc (hot paths).
 const hasMapMark = hasMapMarkImported;
@@ -82,7 +83,7 @@ const TWO_63 = 2 ** 63;
 /** Local alias: an imported binding is a getter call under swc (see the element codes above). */
 const marksMade = longMarks;
 
-let out: Buffer = Buffer.allocUnsafeSlow(INITIAL_CAPACITY);
+let out: Uint8Array = allocBytes(INITIAL_CAPACITY);
 let view: DataView = new DataView(out.buffer, out.byteOffset, out.byteLength);
 let pos = 0;
 let withLength = true;
@@ -124,15 +125,13 @@ export function encodePson(root: object, options: PsonWriteOptions): Uint8Array 
     for (let i = 0; i < PSON_HEADER_LENGTH; i++) out[i] = PSON_HEADER[i]!;
     pos = PSON_HEADER_LENGTH;
     writeObject(root, 0);
-    const result = Buffer.allocUnsafe(pos);
-    out.copy(result, 0, 0, pos);
-    return result;
+    return copyBytes(out, pos);
   } finally {
-    if (out.length > RETAINED_CAPACITY) setBuffer(Buffer.allocUnsafeSlow(INITIAL_CAPACITY));
+    if (out.length > RETAINED_CAPACITY) setBuffer(allocBytes(INITIAL_CAPACITY));
   }
 }
 
-function setBuffer(b: Buffer): void {
+function setBuffer(b: Uint8Array): void {
   out = b;
   view = new DataView(b.buffer, b.byteOffset, b.byteLength);
 }
@@ -145,8 +144,8 @@ function ensure(n: number): void {
 function grow(n: number): void {
   let size = out.length * 2;
   while (size < pos + n) size *= 2;
-  const next = Buffer.allocUnsafeSlow(size);
-  out.copy(next, 0, 0, pos);
+  const next = allocBytes(size);
+  next.set(out.subarray(0, pos));
   setBuffer(next);
 }
 

@@ -9,22 +9,35 @@
  * fixed cost of the native call (~55 ns, nearly flat up to 100 chars) is worth paying (timings: Node 20).
  */
 
+import { NodeBuffer } from '../bytes';
 import { utf8ErrorOffset } from './utf8';
 
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder();
+
 /** Node's native UTF-8 writer behind `Buffer#write`, without its argument normalisation. */
-const utf8Write = (
-  Buffer.prototype as unknown as {
-    utf8Write: (this: Uint8Array, text: string, offset: number, length: number) => number;
-  }
-).utf8Write;
+const utf8Write: (this: Uint8Array, text: string, offset: number, length: number) => number =
+  (
+    NodeBuffer?.prototype as unknown as
+      { utf8Write: (this: Uint8Array, text: string, offset: number, length: number) => number } | undefined
+  )?.utf8Write ??
+  // without Node (a browser): TextEncoder writes in place too
+  function (this: Uint8Array, text: string, offset: number, length: number): number {
+    return textEncoder.encodeInto(text, this.subarray(offset, offset + length)).written;
+  };
 
 /**
  * Node's native UTF-8 decoder behind `Buffer#toString`, called on a plain Uint8Array (it accepts any
  * ArrayBufferView), so the decoder need not wrap each input in a Buffer.
  */
-const utf8Slice = (
-  Buffer.prototype as unknown as { utf8Slice: (this: Uint8Array, start: number, end: number) => string }
-).utf8Slice;
+const utf8Slice: (this: Uint8Array, start: number, end: number) => string =
+  (
+    NodeBuffer?.prototype as unknown as
+      { utf8Slice: (this: Uint8Array, start: number, end: number) => string } | undefined
+  )?.utf8Slice ??
+  function (this: Uint8Array, start: number, end: number): string {
+    return textDecoder.decode(this.subarray(start, end));
+  };
 
 /** From this many UTF-16 units on, the native writer beats the JS loop (~3 ns a char). */
 const NATIVE_UTF8_FROM = 24;

@@ -1,0 +1,130 @@
+/**
+ * The size of the typed client in a browser page: a page that calls `photos` through the client entry
+ * (`svc-framework/client`, with the example's `photos` interface and generated classes), bundled by esbuild
+ * for the browser and minified, then gzipped. Goal (issue 28): at most 40 KB gzipped. The anchor is the same
+ * page written with a bare `fetch` (what any page pays anyway), so the ratio is what the typed client adds.
+ * Each part's share comes from esbuild's metafile (bytes of minified output per source folder; gzip is
+ * apportioned by those shares, as it is not additive). Sizes are deterministic: no noise.
+ *
+ *   npm run bench -- client-size
+ */
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { type Metafile, buildSync } from 'esbuild';
+import type { BenchFile, Fact, FactSuite } from './harness';
+
+const ROOT = path.join(__dirname, '..');
+const CLIENT_ENTRY = path.join(ROOT, 'src/client/browser.ts');
+const GOAL_BYTES = 40 * 1000;
+
+const PHOTOS_PAGE = `
+  import { createResourceClient } from 'svc-framework';
+  import { photosInterface } from './examples/interfaces';
+  const api = createResourceClient({ baseUrl: location.origin }, { photos: photosInterface });
+  api.photos.get(1).then((r) => { document.title = r.entity.getTitle(); });
+`;
+
+const FETCH_PAGE = `
+  fetch(location.origin + '/photos/1', { headers: { 'X-Svc-Protocol-Version': '2.0.0' } })
+    .then((r) => r.json())
+    .then((p) => { document.title = p.title; });
+`;
+
+interface Page {
+  readonly minified: number;
+  readonly gzipped: number;
+  readonly metafile: Metafile;
+}
+
+function bundle(contents: string): Page {
+  const r = buildSync({
+    stdin: { contents, resolveDir: ROOT, loader: 'ts', sourcefile: 'page.ts' },
+    absWorkingDir: ROOT,
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    minify: true,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    alias: { 'svc-framework': CLIENT_ENTRY },
+  });
+  const code = r.outputFiles[0]!.contents;
+  return {
+    minified: code.byteLength,
+    gzipped: gzipSync(code, { level: 9 }).byteLength,
+    metafile: r.metafile,
+  };
+}
+
+/** The part a source file belongs to: a layer of src/, a package of node_modules/, or examples/. */
+function partOf(file: string): string {
+  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
+  if (nm !== null) return nm[1]!;
+  const src = /^src\/([^/]+)/.exec(file);
+  if (src !== null) return `src/${src[1]}`;
+  if (file.startsWith('examples/')) return 'examples (interfaces, generated classes)';
+  return file;
+}
+
+function parts(page: Page): Array<[string, number]> {
+  const bytes = new Map<string, number>();
+  for (const output of Object.values(page.metafile.outputs)) {
+    for (const [file, input] of Object.entries(output.inputs)) {
+      const part = partOf(file);
+      bytes.set(part, (bytes.get(part) ?? 0) + input.bytesInOutput);
+    }
+  }
+  return [...bytes].sort((a, b) => b[1] - a[1]);
+}
+
+function suites(): FactSuite[] {
+  const photos = bundle(PHOTOS_PAGE);
+  const plain = bundle(FETCH_PAGE);
+  const whole = bundle(`export * from 'svc-framework';`);
+  const kb = (n: number): number => n / 1000;
+  const shares = parts(photos);
+  const total = shares.reduce((s, [, b]) => s + b, 0);
+  const facts: Fact[] = [
+    { label: 'page calling photos, minified + gzipped', value: kb(photos.gzipped), unit: 'KB' },
+    { label: 'the same page with a bare fetch, minified + gzipped', value: kb(plain.gzipped), unit: 'KB' },
+    { label: 'goal', value: kb(GOAL_BYTES), unit: 'KB' },
+    { label: 'page calling photos, minified', value: kb(photos.minified), unit: 'KB' },
+    {
+      label: 'the whole client entry (every export), minified + gzipped',
+      value: kb(whole.gzipped),
+      unit: 'KB',
+    },
+  ];
+  return [
+    {
+      title:
+        'CLIENT SIZE: a browser page calling photos through svc-framework/client (esbuild, minified, gzip -9)',
+      short: 'client page size',
+      facts,
+      ratios: [
+        { name: 'page / goal (≤ 1 meets it)', of: 'page calling photos, minified + gzipped', to: 'goal' },
+        {
+          name: 'page / bare-fetch page',
+          of: 'page calling photos, minified + gzipped',
+          to: 'the same page with a bare fetch, minified + gzipped',
+        },
+      ],
+      notes: [
+        `goal ≤ ${kb(GOAL_BYTES)} KB gzipped: ${photos.gzipped <= GOAL_BYTES ? 'met' : 'NOT met'} (${kb(photos.gzipped).toFixed(1)} KB)`,
+        'what each part costs (minified bytes in the page, share; gzipped ≈ share × total):',
+        ...shares.map(
+          ([part, b]) =>
+            `  ${part.padEnd(44)} ${(b / 1000).toFixed(1).padStart(7)} KB  ${((100 * b) / total).toFixed(1).padStart(5)}%  ≈ ${((photos.gzipped * b) / total / 1000).toFixed(1)} KB gz`,
+        ),
+        'deterministic sizes (no timing): no machine noise',
+      ],
+    },
+  ];
+}
+
+export const benchmark: BenchFile = {
+  title: 'CLIENT SIZE: the typed client in a browser page (svc-framework/client)',
+  suites,
+};

@@ -1,0 +1,143 @@
+/**
+ * The client without its Node transport: what `svc-framework/client` (`browser.ts`) and the package root
+ * share. Nothing here may import a Node built-in, directly or through another layer
+ * (`test/client/browser-entry.test.ts`).
+ */
+export {
+  type ResponseHeaders,
+  ClientOptionsError,
+  UnsupportedProtocolVersionError,
+  RequestBuildError,
+  type ServiceResponseErrorInit,
+  ServiceResponseError,
+  RequestTimeoutError,
+  TransportError,
+  ResponseDecodingError,
+  ResponseTooLargeError,
+} from './errors';
+export {
+  ProtocolVersionOption,
+  type AnnouncedVersionSource,
+  type FetchResponseLike,
+  type FetchInit,
+  type FetchLike,
+  type ClientFilter,
+  type MethodHeaderMode,
+  type ClientOptions,
+  type ClientDefaults,
+  DEFAULT_CLIENT_OPTIONS,
+  RESTLI_CLIENT_HEADERS,
+  type ProtocolVersionChoice,
+  type ResolvedClientOptions,
+  isResolvedClientOptions,
+  resolveClientOptions,
+  versionForAnnounced,
+  acceptHeaderFor,
+} from './options';
+export { type ClientAuth, type ClientTokenSource } from './auth';
+export type {
+  Entity,
+  EntityClass,
+  ValueClass,
+  ParamValue,
+  ParamsInit,
+  Projection,
+  PageRequest,
+  RequestCommon,
+  WithTemplate,
+  WithKeySpec,
+  GetRequest,
+  BatchGetRequest,
+  CreateRequest,
+  BatchCreateRequest,
+  UpdateRequest,
+  BatchUpdateRequest,
+  PartialUpdateRequest,
+  BatchPartialUpdateRequest,
+  DeleteRequest,
+  BatchDeleteRequest,
+  CollectionRequestCommon,
+  GetAllRequest,
+  FinderRequest,
+  BatchFinderRequest,
+  ActionRequest,
+  RequestDescription,
+} from './request-description';
+export { KeyMap } from './key-map';
+export type {
+  ResponseCommon,
+  EntityResponse,
+  BatchEntityResponse,
+  CreateResponse,
+  BatchCreateItem,
+  BatchCreateResponse,
+  UpdateResponse,
+  EntityStatus,
+  BatchStatusResponse,
+  CollectionPageResponse,
+  CriteriaResult,
+  BatchFinderResponse,
+  ActionResponse,
+  SvcResponse,
+  TemplateOf,
+  ResponseFor,
+} from './responses';
+export { type HttpRequest, buildRequest, expandResourcePath } from './build-request';
+export { type RawResponse, type TransportOptions, sendHttp } from './transport';
+export { type ResponseContext, decodeResponse, errorFromResponse } from './decode-response';
+export { type ExecuteOptions, SvcClient, createClient } from './svc-client';
+export { DEFAULT_QUERY_TUNNEL_THRESHOLD, type TunnelPolicy, tunnelRequest } from './tunnel-encode';
+export { type ResourceClient, createResourceClient, resourceClient } from './resource-client';
+export type {
+  RecordClassLike,
+  FinderContract,
+  BatchFinderContract,
+  ActionContract,
+  MethodsContract,
+  KeyedResourceContract,
+  SimpleResourceContract,
+  ActionsSetContract,
+  ResourceContract,
+  ResourceContracts,
+  CallOptions,
+  GetOptions,
+  ReturnEntityOptions,
+  CollectionOptions,
+  PatchInput,
+  EntityOf,
+  KeyOfResource,
+  ParamInputOf,
+  ParamsInput,
+  ParamsArgs,
+  MetadataOf,
+  ActionReturnOf,
+  TypedActionResponse,
+  FinderCall,
+  BatchFinderCall,
+  BatchFinderBuilder,
+  CriteriaOfContract,
+  OtherParamsOfContract,
+  RxCall,
+  RxClient,
+  KeyedClientCalls,
+  SimpleClientCalls,
+  ActionCall,
+  EntityActionCall,
+  KeyedResourceClient,
+  SimpleResourceClient,
+  ResourceClientBase,
+  ResourceClientOf,
+  ResourceClients,
+} from './resource-client-types';
+export { coldCall, entity, elements, page, type HandlerPage, actionValue } from './rx';
+export { diffPatch } from './diff-patch';
+export { RequestAttachments } from './request-attachments';
+export { compressedFetch, type CompressedFetchOptions } from './compressed-fetch';
+export {
+  type ClientPlatform,
+  type RelatedRequestBody,
+  type RelatedResponseParts,
+  clientPlatform,
+  installClientPlatform,
+} from './platform';
+export { WEB_PLATFORM, webFetch } from './web-platform';

@@ -1,0 +1,146 @@
+/**
+ * The page browser-client.test.ts bundles (esbuild, `svc-framework` → the client entry) and runs in
+ * headless Chromium against the running example: the typed client built from the example's interfaces,
+ * as a front end would use it. Each step returns plain values for the test to compare.
+ */
+import {
+  type ClientFilter,
+  GetMode,
+  attachmentStreams,
+  createResourceClient,
+  writerFromBlob,
+} from 'svc-framework';
+import { exampleInterfaces } from '../../../examples/interfaces';
+import { Photo } from '../../../examples/src/main/generated/com/example/photos/Photo';
+import { PhotoCriteria } from '../../../examples/src/main/generated/com/example/photos/PhotoCriteria';
+import { PhotoFormat } from '../../../examples/src/main/generated/com/example/photos/PhotoFormat';
+import { PhotoStatus } from '../../../examples/src/main/generated/com/example/photos/PhotoStatus';
+
+/** What the page's requests looked like on the wire, for the test to check tunnelling and media types. */
+const wire: Array<{ method: string; override?: string; contentType?: string; answered?: string }> = [];
+const record: ClientFilter = async (req, next) => {
+  const res = await next(req);
+  const override = req.headers['X-HTTP-Method-Override'];
+  const contentType = req.headers['Content-Type'];
+  wire.push({
+    method: req.method,
+    ...(override === undefined ? {} : { override }),
+    ...(contentType === undefined ? {} : { contentType: contentType.split(';')[0]! }),
+    ...(res.headers['content-type'] === undefined
+      ? {}
+      : { answered: res.headers['content-type'].split(';')[0]! }),
+  });
+  return res;
+};
+
+function client(baseUrl: string, pson = false) {
+  return createResourceClient(
+    {
+      baseUrl,
+      filters: [record],
+      ...(pson ? { contentType: 'application/x-pson', accept: ['application/x-pson'] } : {}),
+    },
+    exampleInterfaces,
+  );
+}
+
+/** A JPEG-looking image of `size` bytes, made in the page as a front end would get one from a file input. */
+function imageBlob(size: number): Blob {
+  const bytes = new Uint8Array(size).fill(7);
+  bytes.set([0xff, 0xd8, 0xff, 0xe0]);
+  return new Blob([bytes], { type: 'image/jpeg' });
+}
+
+async function calls(baseUrl: string) {
+  const api = client(baseUrl);
+  const out: Record<string, unknown> = {};
+
+  out.get = (await api.photos.get(1)).entity.getTitle();
+
+  const page = await api.photos.finders.titleAndOrFormat(
+    { format: PhotoFormat.JPEG },
+    { start: 1, count: 2 },
+  );
+  out.finder = {
+    titles: page.elements.map((p) => p.getTitle()),
+    paging: [page.paging?.start, page.paging?.count, page.paging?.total],
+  };
+
+  const criteria = [
+    new PhotoCriteria().setTitle('Sunrise over the bay').setFormat(PhotoFormat.JPEG),
+    new PhotoCriteria().setTitle('nowhere').setFormat(PhotoFormat.PNG),
+  ];
+  const batch = await api.photos.batchFinders.searchPhotos(criteria, {}, { count: 5 });
+  out.batchFinder = batch.results.map((r) => (r.isError ? r.error?.status : r.elements.length));
+
+  const created = await api.photos.create(
+    new Photo().setTitle('From the browser').setFormat(PhotoFormat.PNG),
+  );
+  out.create = [created.status, (await api.photos.get(created.id!)).entity.getTitle()];
+
+  const ids = Array.from({ length: 5000 }, (_, i) => i + 1);
+  wire.length = 0;
+  const many = await api.photos.batchGet(ids);
+  out.batchGet = { found: many.results.size, missing: many.errors.size, wire: [...wire] };
+
+  wire.length = 0;
+  const pson = await client(baseUrl, true).photos.get(2);
+  out.pson = { title: pson.entity.getTitle(), wire: [...wire] };
+
+  const image = imageBlob(300_000);
+  const uploaded = await api.photos.create(
+    new Photo().setTitle('Uploaded from a Blob').setFormat(PhotoFormat.JPEG).setImage('cid:from-blob'),
+    { attachments: [writerFromBlob('from-blob', image)] },
+  );
+  // the image is the processing job's until it is done (as test/e2e/client-attachments.test.ts waits)
+  for (let i = 0; i < 1000; i++) {
+    const status = (await api.photos.get(uploaded.id!)).entity.getStatus(GetMode.NULL);
+    if (status !== PhotoStatus.PENDING) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  // the image back as a response attachment, read as a web stream
+  const got = await api.photos.get(uploaded.id!, { acceptResponseAttachments: true });
+  const downloads: Array<[string, number, number]> = [];
+  const reader = got.getAttachmentReader();
+  if (reader !== undefined) {
+    for await (const { id, stream } of attachmentStreams(reader)) {
+      const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+      downloads.push([
+        id === got.entity.getImage()?.slice(4) ? 'the image' : id,
+        bytes.byteLength,
+        bytes[1]!,
+      ]);
+    }
+  }
+  out.upload = { status: uploaded.status, downloads };
+  return out;
+}
+
+/** The relay call the test cancels: it hangs on the test's upstream until the page aborts it. */
+let relay: { controller: AbortController; outcome: Promise<string> } | undefined;
+
+function startRelay(baseUrl: string): void {
+  const controller = new AbortController();
+  const outcome = client(baseUrl)
+    .photos.actions.relay(
+      { photo: new Photo().setTitle('Relayed').setFormat(PhotoFormat.JPEG).setImage('cid:relayed') },
+      { attachments: [writerFromBlob('relayed', imageBlob(1 << 20))], signal: controller.signal },
+    )
+    .then(
+      () => 'answered',
+      (err: unknown) => `rejected: ${(err as Error).name}`,
+    );
+  relay = { controller, outcome };
+}
+
+/** How the relay call ended, if it did (the test races it with the upstream's arrival). */
+function relayOutcome(): Promise<string> {
+  return relay!.outcome;
+}
+
+function abortRelay(): Promise<string> {
+  relay!.controller.abort(new DOMException('the user left', 'AbortError'));
+  return relay!.outcome;
+}
+
+(globalThis as Record<string, unknown>).svcPage = { calls, startRelay, relayOutcome, abortRelay };
