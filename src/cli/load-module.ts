@@ -26,7 +26,7 @@ export const TYPESCRIPT_MODULES_HELP =
  * @throws CliUsageError naming the loaders looked for, when none is installed
  */
 export function ensureTypeScriptLoader(file: string, flag: string): void {
-  if (!/\.[cm]?tsx?$/.test(file) || require.extensions['.ts'] !== undefined) return;
+  if (!/\.[cm]?tsx?$/.test(file) || require.extensions?.['.ts'] !== undefined) return;
   const from = [process.cwd(), path.dirname(path.resolve(file))];
   const failures: string[] = [];
   for (const loader of TYPESCRIPT_LOADERS) {
@@ -38,10 +38,11 @@ export function ensureTypeScriptLoader(file: string, flag: string): void {
       continue;
     }
     try {
+      // (a runtime with a module system of its own, such as jest, compiles TypeScript itself: the hook it
+      // installs is not on this `require`, so success is judged by loading the module, which names what failed)
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       require(resolved);
-      if (require.extensions['.ts'] !== undefined) return;
-      failures.push(`${loader} registered no .ts hook`);
+      return;
     } catch (err) {
       failures.push(`${loader}: ${(err as Error).message}`);
     }

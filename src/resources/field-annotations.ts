@@ -1,12 +1,12 @@
-import {
-  type ArrayDataSchema,
-  type DataSchema,
-  DataSchemaType,
-  type MapDataSchema,
-  type RecordDataSchema,
-  type UnionDataSchema,
-  type ValidationPath,
-} from '../schema';
+// the schema modules themselves, not the barrel: the browser client reaches this file (resources/portable.ts)
+// and the barrel would bring the PDL parser and Avro (node:path, avsc) with it
+import type { ArrayDataSchema } from '../schema/array-schema';
+import type { DataSchema } from '../schema/data-schema';
+import { DataSchemaType } from '../schema/data-schema-type';
+import type { MapDataSchema } from '../schema/map-schema';
+import type { RecordDataSchema } from '../schema/record-schema';
+import type { UnionDataSchema } from '../schema/union-schema';
+import type { ValidationPath } from '../schema/validation/validation-message';
 import { type DefinitionLocation, ResourceDefinitionError } from './errors';
 
 /**

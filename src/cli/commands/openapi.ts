@@ -16,22 +16,6 @@ interface OpenApiCommandOptions {
   headerPrefix?: string;
 }
 
-/** Registers the TypeScript loader for a `.ts` module when the CLI runs without one (as `svc idl export`). */
-function ensureTypeScriptLoader(file: string): void {
-  // no require.extensions: a runtime with its own module loader (jest), which compiles TypeScript itself
-  const extensions = (require as { extensions?: Record<string, unknown> }).extensions;
-  if (!/\.[cm]?tsx?$/.test(file) || extensions === undefined || extensions['.ts'] !== undefined) return;
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    require('@swc-node/register');
-  } catch (err) {
-    throw new CliUsageError(
-      `${file} is TypeScript and no TypeScript loader is available: install @swc-node/register, or export from the compiled .js`,
-      { cause: err },
-    );
-  }
-}
-
 /**
  * `svc openapi <module> [out]`: the OpenAPI 3.1 document of every root resource (definition or interface)
  * the module exports, as `svc idl export` finds them; written to `out`, or to stdout without it. Exit 2 when
@@ -51,7 +35,6 @@ export function openapiCommand(): Command {
     .option('--server <url>', 'servers[0].url, e.g. https://photos.example.com/api (default: /)')
     .option('--header-prefix <prefix>', 'the protocol header prefix of the service', 'X-Svc')
     .action(async (module: string, out: string | undefined, opts: OpenApiCommandOptions) => {
-      ensureTypeScriptLoader(module);
       const loaded = await loadUserModule(module, 'svc openapi');
       const resources = resourcesOfModule(loaded as Record<string, unknown>, opts.export);
       if (resources.length === 0) {
