@@ -21,16 +21,22 @@ import {
   tracingObserver,
 } from 'svc-framework';
 import { ImageStore } from './images';
+import { PgPhotoStore } from './pg-store';
 import { photoUpdatesFor } from './photo-updates';
 import { registerPhotoProcessing } from './processing';
 import { dataDirIsTemporary, exampleDataDir, openExampleQueue } from './queue';
 import { exampleService } from './resources';
-import { type PhotoLibrary, seededLibrary } from './store';
+import { type PhotoStore, seededLibrary } from './store';
 
 /** Options of {@link createExampleApp}. */
 export interface ExampleAppOptions {
-  /** The store; default a freshly seeded one, its images under `<dataDir>/images`. */
-  readonly library?: PhotoLibrary;
+  /**
+   * The store; default: on PostgreSQL when `databaseUrl` is given (pg-store.ts, closed with the app), else a
+   * freshly seeded in-memory one; its images under `<dataDir>/images`.
+   */
+  readonly library?: PhotoStore;
+  /** PostgreSQL to keep the library in (default `DATABASE_URL`; empty or unset: in memory). */
+  readonly databaseUrl?: string;
   /** fastify's options (logger...). */
   readonly fastify?: FastifyServerOptions;
   /** Base URL of another instance, for `photos?action=relay`. Default: none. */
@@ -69,7 +75,13 @@ export interface ExampleAppOptions {
 export async function createExampleApp(options: ExampleAppOptions = {}): Promise<FastifyInstance> {
   const temporary = dataDirIsTemporary(options.dataDir);
   const dataDir = exampleDataDir(options.dataDir);
-  const library = options.library ?? seededLibrary(new ImageStore(path.join(dataDir, 'images')));
+  const images = new ImageStore(path.join(dataDir, 'images'));
+  const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
+  const pgStore =
+    options.library === undefined && databaseUrl !== undefined && databaseUrl !== ''
+      ? await PgPhotoStore.open({ connectionString: databaseUrl, images })
+      : undefined;
+  const library = options.library ?? pgStore ?? seededLibrary(images);
   const observe = options.observe ?? true;
   const metrics = observe ? createMetrics() : undefined;
   const queue =
@@ -112,6 +124,7 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
   });
   // a queue the app opened is the app's to close (running jobs finish, or are released after 5 s)
   if (options.queue === undefined) app.addHook('onClose', () => queue.close({ timeoutMs: 5000 }));
+  if (pgStore !== undefined) app.addHook('onClose', () => pgStore.close());
   if (temporary) app.addHook('onClose', () => fsp.rm(dataDir, { recursive: true, force: true }));
   return app;
 }
