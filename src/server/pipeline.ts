@@ -570,7 +570,7 @@ export class ResourcePipeline {
     if (this.responseFiltersOf(state).length > 0) return undefined;
     return streamCollection(call, source, {
       codec,
-      headers: this.plainHeaders(state.family, state.responseVersion ?? '1.0.0', state.responseType!),
+      headers: this.plainHeaders(state.family, state.responseVersion ?? '1.0.0', state.responseType),
       connection: state.request.connection,
       timeoutMs: inv.resource.timeout ?? this.config.timeout,
       label: `${inv.resource.path} ${inv.target.label}`,
