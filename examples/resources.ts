@@ -16,7 +16,6 @@ import {
   type JobSnapshot,
   type PatchRequest,
   type StoredAttachments,
-  BatchFinderResult,
   GetMode,
   ResponseAttachments,
   SetMode,
@@ -35,7 +34,6 @@ import { albumEntriesInterface, albumsInterface, photosInterface } from './inter
 import { PHOTO_PROCESS } from './processing';
 import type { Photo } from './src/main/generated/com/example/photos/Photo';
 import { PhotoStatus } from './src/main/generated/com/example/photos/PhotoStatus';
-import type { PhotoCriteria } from './src/main/generated/com/example/photos/PhotoCriteria';
 import { PurgeResult } from './src/main/generated/com/example/photos/PurgeResult';
 import type { Awaitable, PhotoStore } from './store';
 
@@ -146,15 +144,17 @@ export function photosResource(lib: PhotoStore, options: ExampleResourceOptions 
     },
     batchFinders: {
       // GET /photos?bq=searchPhotos&criteria=List((title:Sunrise,format:JPEG),(...)): one page per criterion,
-      // in the order sent; criteria nothing matches are left out, and the framework answers them 404
-      searchPhotos: (criteria, { exif }) =>
-        then(all(criteria.map((c) => lib.searchPhotos(c.getTitle(), c.getFormat(), exif))), (founds) => {
-          const result = new BatchFinderResult<PhotoCriteria, Photo>();
-          founds.forEach((found, i) => {
-            if (found.length > 0) result.putResult(criteria[i]!, found);
-          });
-          return result;
-        }),
+      // in the order sent. The criteria run as parallel queries (on PostgreSQL, each on a connection of the
+      // pool), at most SEARCH_CONCURRENCY at once so that one request never takes the whole pool, merged
+      // back in request order by the framework; criteria nothing matches are left out (the framework
+      // answers them 404), and a criterion whose query fails is answered as its own error entry
+      searchPhotos: {
+        perCriterion: (c, { exif }) =>
+          then(lib.searchPhotos(c.getTitle(), c.getFormat(), exif), (found) =>
+            found.length === 0 ? undefined : found,
+          ),
+        concurrency: SEARCH_CONCURRENCY,
+      },
     },
     actions: {
       // creates the photo on the upstream instance, its image attachment forwarded hop to hop as it
@@ -274,6 +274,9 @@ export function exampleService(lib: PhotoStore, options: ExampleResourceOptions 
   const resources = exampleResources(lib, options);
   return options.queue === undefined ? [...resources] : [...resources, jobsResource(options.queue)];
 }
+
+/** Criteria of one batch search queried at once (below the PostgreSQL store's pool of 10). */
+export const SEARCH_CONCURRENCY = 4;
 
 /** The most a finder's page may hold (`count`); more is a 400. */
 export const FINDER_COUNT_LIMIT = 1000;

@@ -35,6 +35,8 @@ async function emptyDatabase(): Promise<void> {
   }
 }
 
+type Store = 'in memory' | 'on PostgreSQL';
+
 describe.each(['in memory', 'on PostgreSQL'] as const)('the example %s', (store) => {
   beforeEach(async () => {
     if (store === 'on PostgreSQL') await emptyDatabase();
@@ -42,13 +44,13 @@ describe.each(['in memory', 'on PostgreSQL'] as const)('the example %s', (store)
     await app.listen({ port: 0, host: '127.0.0.1' });
     port = (app.server.address() as { port: number }).port;
   });
-  exampleTests();
+  exampleTests(store);
 });
 
 const req = (method: string, target: string, json?: unknown, headers: Record<string, string> = {}) =>
   rawRequest(port, method, target, { headers, ...(json === undefined ? {} : { json }) });
 
-function exampleTests(): void {
+function exampleTests(store: Store): void {
   describe('photos', () => {
     it('lists, finds by tag and pages', async () => {
       const all = await req('GET', '/photos?count=4');
@@ -61,6 +63,26 @@ function exampleTests(): void {
       ]);
       const unicode = await req('GET', '/photos?q=titleAndOrFormat&title=%C3%A9t%C3%A9');
       expect(unicode.json.elements.map((p: { title: string }) => p.title)).toEqual(['Été à Paris ☀']);
+    });
+
+    it('searches criteria in parallel, answering in request order, each failure its own entry', async () => {
+      // the middle criterion's title holds a NUL character: PostgreSQL refuses it in text, so on that
+      // store its query fails (an error entry of its own); in memory it simply matches nothing (404)
+      const r = await req(
+        'GET',
+        '/photos?bq=searchPhotos&criteria=List((title:Fireworks,format:GIF),(title:a%00b,format:PNG),(title:Nowhere,format:PNG),(title:Sunrise%20over%20the%20bay,format:JPEG))&fields=id',
+        undefined,
+        { 'x-restli-protocol-version': '2.0.0' },
+      );
+      expect(r.status).toBe(200);
+      const entries = r.json.elements as Array<{ elements: unknown[]; error?: { status: number } }>;
+      expect(entries.map((e) => e.elements)).toEqual([[{ id: 6 }], [], [], [{ id: 1 }]]);
+      expect(entries.map((e) => e.error?.status)).toEqual([
+        undefined,
+        store === 'on PostgreSQL' ? 500 : 404,
+        404,
+        undefined,
+      ]);
     });
 
     it('creates in batches, updates, deletes in batches', async () => {
