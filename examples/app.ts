@@ -90,6 +90,8 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
       dataDir,
       observers: metrics === undefined ? [] : [tracingJobObserver(), metrics.jobObserver],
     }));
+  // uploads' jobs go through the PostgreSQL store's outbox: what a previous process left unsent goes now
+  if (pgStore !== undefined) await pgStore.sendJobsTo(queue);
   if (options.runtime !== undefined)
     for (const [name, check] of Object.entries(queueReadinessChecks(queue)))
       options.runtime.health.addCheck(name, check);

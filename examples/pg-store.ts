@@ -9,8 +9,10 @@
 import pg from 'pg';
 import type { Observable } from 'rxjs';
 import { DataMap, GetMode, JsonCodec } from 'svc-framework';
-import { type Migration, cursorRows, migrate } from 'svc-framework/postgres';
+import { type AttachmentQueue } from 'svc-framework';
+import { type Migration, Outbox, cursorRows, migrate, outboxMigration } from 'svc-framework/postgres';
 import { ImageStore } from './images';
+import { withImageJob } from './resources';
 import { Album } from './src/main/generated/com/example/photos/Album';
 import { AlbumEntry } from './src/main/generated/com/example/photos/AlbumEntry';
 import type { Exif } from './src/main/generated/com/example/photos/Exif';
@@ -52,7 +54,20 @@ export const EXAMPLE_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX album_entries_photo ON album_entries (photo_id);
     `,
   },
+  // uploads: the photo and its processing job in one transaction (addPhotoWithJob)
+  outboxMigration(2),
 ];
+
+/**
+ * Where the example may be told to stop dead (`SVC_EXAMPLE_PAUSE_AT`), for the test that kills it there:
+ * `after-outbox-commit` (an upload's photo and outbox entry are committed, its job not yet sent). The
+ * process says so on stdout and waits to be killed; nothing else reads this variable.
+ */
+async function pauseAt(point: string): Promise<void> {
+  if (process.env.SVC_EXAMPLE_PAUSE_AT !== point) return;
+  process.stdout.write(`paused at ${point}\n`);
+  await new Promise<never>(() => undefined);
+}
 
 const json = new JsonCodec();
 
@@ -76,6 +91,22 @@ interface PhotoRow {
 
 function photoOf(row: PhotoRow): Photo {
   return new Photo(json.stringToMap(row.doc)).setId(idOf(row.id));
+}
+
+/** A photo's columns: title, format, taken_at, tags, doc. */
+function photoColumns(photo: Photo): unknown[] {
+  return [
+    photo.getTitle(),
+    photo.getFormat(),
+    photo.getTakenAt(GetMode.NULL) === undefined ? null : String(photo.getTakenAt()),
+    photo.getTags(GetMode.NULL)?.toArray() ?? [],
+    docOf(photo.data(), 'id'),
+  ];
+}
+
+/** The job id of an outbox entry: the same however often the entry is sent. */
+function jobIdOf(entryId: string): string {
+  return `outbox-${entryId}`;
 }
 
 /** Columns of a photo row as read: the doc as text, decoded by the framework (exact longs). */
@@ -123,6 +154,52 @@ export class PgPhotoStore implements PhotoStore {
     }
   }
 
+  #outbox: Outbox | undefined;
+
+  /**
+   * Sends uploads' jobs from the outbox to `queue` (job id `outbox-<entry id>`, so a job sent twice is added
+   * once), now (what a previous process committed and never sent: recovery after a crash) and after each
+   * upload. Resolves once the pending entries are sent.
+   */
+  async sendJobsTo(queue: AttachmentQueue): Promise<void> {
+    this.#outbox = new Outbox(this.pool, {
+      dispatch: async (entry) => {
+        const { photoId, blobIds } = entry.payload as { photoId: string; blobIds: string[] };
+        await queue.enqueue(entry.topic, { blobIds }, { photoId }, { jobId: jobIdOf(entry.id) });
+      },
+    });
+    await this.#outbox.dispatchPending();
+  }
+
+  async addPhotoWithJob(photo: Photo, job: { name: string; blobIds: readonly string[] }): Promise<Photo> {
+    const outbox = this.#outbox;
+    if (outbox === undefined) throw new Error('sendJobsTo(queue) first: there is nobody to send the job to');
+    const client = await this.pool.connect();
+    let stored: Photo;
+    try {
+      await client.query('BEGIN');
+      const id = (await client.query<{ id: string }>("SELECT nextval('photos_id_seq')::text AS id")).rows[0]!
+        .id;
+      const entry = await outbox.add(client, job.name, { photoId: id, blobIds: [...job.blobIds] });
+      stored = withImageJob(photo, { id: jobIdOf(entry) }, false).setId(idOf(id));
+      await client.query(
+        'INSERT INTO photos (id, title, format, taken_at, tags, doc) VALUES ($1, $2, $3, $4, $5, $6::jsonb)',
+        [id, ...photoColumns(stored)],
+      );
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+    await pauseAt('after-outbox-commit');
+    // the job is sent now; if this fails (Redis away), the photo stays PENDING and the entry is sent by
+    // the next dispatch (the next upload, or the next start)
+    await outbox.dispatchPending().catch(() => undefined);
+    return stored;
+  }
+
   /** Closes the pool (connections in use are released first). */
   close(): Promise<void> {
     return this.pool.end();
@@ -149,14 +226,7 @@ export class PgPhotoStore implements PhotoStore {
   }
 
   async addPhoto(photo: Photo, id?: Id): Promise<Photo> {
-    const data = photo.data();
-    const values = [
-      photo.getTitle(),
-      photo.getFormat(),
-      photo.getTakenAt(GetMode.NULL) === undefined ? null : String(photo.getTakenAt()),
-      photo.getTags(GetMode.NULL)?.toArray() ?? [],
-      docOf(data, 'id'),
-    ];
+    const values = photoColumns(photo);
     const r =
       id === undefined
         ? await this.pool.query<{ id: string }>(
@@ -173,14 +243,7 @@ export class PgPhotoStore implements PhotoStore {
   async replacePhoto(id: Id, photo: Photo): Promise<boolean> {
     const r = await this.pool.query(
       'UPDATE photos SET title = $2, format = $3, taken_at = $4, tags = $5, doc = $6::jsonb WHERE id = $1',
-      [
-        String(id),
-        photo.getTitle(),
-        photo.getFormat(),
-        photo.getTakenAt(GetMode.NULL) === undefined ? null : String(photo.getTakenAt()),
-        photo.getTags(GetMode.NULL)?.toArray() ?? [],
-        docOf(photo.data(), 'id'),
-      ],
+      [String(id), ...photoColumns(photo)],
     );
     return r.rowCount === 1;
   }

@@ -94,6 +94,19 @@ export function photosResource(lib: PhotoStore, options: ExampleResourceOptions 
     // becomes visible with its job
     create: withAttachments(async (attachments, photo: Photo) => {
       const image = await storeImage(options.queue, photo, attachments);
+      if (image !== undefined && lib.addPhotoWithJob !== undefined) {
+        // the store's outbox: the photo and its job in one transaction, the job sent on after the commit
+        try {
+          const stored = await lib.addPhotoWithJob(photo, {
+            name: PHOTO_PROCESS,
+            blobIds: image.stored.stored.map((b) => b.blobId),
+          });
+          return { id: stored.getId()!, entity: stored };
+        } catch (err) {
+          await image.queue.discard(image.stored);
+          throw err;
+        }
+      }
       const id = await lib.reservePhotoId();
       const job = await enqueueImage(image, id);
       return { id, entity: await lib.addPhoto(withImageJob(photo, job, false), id) };
@@ -375,7 +388,11 @@ async function enqueueImage(
  * updates keep what they set, since that is how workers in other processes report their findings
  * (`httpUpdates`, a partial update).
  */
-function withImageJob(photo: Photo, job: JobSnapshot | undefined, updating: boolean): Photo {
+export function withImageJob(
+  photo: Photo,
+  job: { readonly id: string } | undefined,
+  updating: boolean,
+): Photo {
   const out = photo.copy().setImage(null, SetMode.REMOVE_IF_NULL);
   if (job !== undefined)
     return out

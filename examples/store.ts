@@ -87,6 +87,15 @@ export interface PhotoStore {
   putEntry(key: EntryKey, entry: AlbumEntry): Awaitable<boolean>;
   removeEntry(key: EntryKey): Awaitable<boolean>;
   listEntries(filter?: Partial<EntryKey>): Awaitable<AlbumEntry[]>;
+  /**
+   * Stores with an outbox (PostgreSQL): adds the photo and the job over its stored image in one transaction
+   * (the job is sent on from the outbox after the commit, and again after a crash); answers the stored
+   * photo, PENDING with its job's id. Without it the resources add the job first, then the photo.
+   */
+  addPhotoWithJob?(
+    photo: Photo,
+    job: { readonly name: string; readonly blobIds: readonly string[] },
+  ): Promise<Photo>;
 }
 
 export class PhotoLibrary implements PhotoStore {

@@ -5,3 +5,4 @@
  */
 export { type CursorRowsOptions, cancelQuery, cursorRows } from './cursor';
 export { type Migration, type MigrateOptions, type MigrateResult, migrate } from './migrations';
+export { type OutboxEntry, type OutboxOptions, Outbox, outboxMigration } from './outbox';
