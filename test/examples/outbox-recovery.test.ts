@@ -64,10 +64,10 @@ function startService(
   started.push(child);
   let out = '';
   let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the example exited (${code}):\n${out}\n${err}`)));
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /listening on http:\/\/127\.0\.0\.1:(\d+) /.exec(out);
       if (m !== null) resolve({ child, port: Number(m[1]), output: () => out });
