@@ -6,3 +6,8 @@
 export { type CursorRowsOptions, cancelQuery, cursorRows } from './cursor';
 export { type Migration, type MigrateOptions, type MigrateResult, migrate } from './migrations';
 export { type OutboxEntry, type OutboxOptions, Outbox, outboxMigration } from './outbox';
+export {
+  type LargeObjectBlobStoreOptions,
+  LargeObjectBlobStore,
+  largeObjectBlobsMigration,
+} from './large-object-blob-store';
