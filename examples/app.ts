@@ -37,6 +37,12 @@ export interface ExampleAppOptions {
   readonly library?: PhotoStore;
   /** PostgreSQL to keep the library in (default `DATABASE_URL`; empty or unset: in memory). */
   readonly databaseUrl?: string;
+  /**
+   * Where uploads' blobs wait for their jobs: `files` (under the data directory: one machine, or a shared
+   * volume) or `postgres` (large objects in the library's database: any machine that reaches it, no shared
+   * volume; needs `databaseUrl`). Default `BLOB_STORE`, else `files`.
+   */
+  readonly blobStore?: 'files' | 'postgres';
   /** fastify's options (logger...). */
   readonly fastify?: FastifyServerOptions;
   /** Base URL of another instance, for `photos?action=relay`. Default: none. */
@@ -84,9 +90,13 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
   const library = options.library ?? pgStore ?? seededLibrary(images);
   const observe = options.observe ?? true;
   const metrics = observe ? createMetrics() : undefined;
+  const blobStore = options.blobStore ?? (process.env.BLOB_STORE === 'postgres' ? 'postgres' : 'files');
+  if (blobStore === 'postgres' && pgStore === undefined)
+    throw new Error('BLOB_STORE=postgres keeps blobs in the library database: set DATABASE_URL too');
   const queue =
     options.queue ??
     (await openExampleQueue({
+      ...(blobStore === 'postgres' && pgStore !== undefined ? { blobs: pgStore.blobStore() } : {}),
       dataDir,
       observers: metrics === undefined ? [] : [tracingJobObserver(), metrics.jobObserver],
     }));

@@ -10,7 +10,15 @@ import pg from 'pg';
 import type { Observable } from 'rxjs';
 import { DataMap, GetMode, JsonCodec } from 'svc-framework';
 import { type AttachmentQueue } from 'svc-framework';
-import { type Migration, Outbox, cursorRows, migrate, outboxMigration } from 'svc-framework/postgres';
+import {
+  LargeObjectBlobStore,
+  type Migration,
+  Outbox,
+  cursorRows,
+  largeObjectBlobsMigration,
+  migrate,
+  outboxMigration,
+} from 'svc-framework/postgres';
 import { ImageStore } from './images';
 import { withImageJob } from './resources';
 import { Album } from './src/main/generated/com/example/photos/Album';
@@ -56,6 +64,8 @@ export const EXAMPLE_MIGRATIONS: readonly Migration[] = [
   },
   // uploads: the photo and its processing job in one transaction (addPhotoWithJob)
   outboxMigration(2),
+  // uploads' blobs as large objects, when BLOB_STORE=postgres (app.ts)
+  largeObjectBlobsMigration(3),
 ];
 
 /**
@@ -155,6 +165,11 @@ export class PgPhotoStore implements PhotoStore {
   }
 
   #outbox: Outbox | undefined;
+
+  /** A blob store in this database (large objects): uploads readable by any instance or worker that reaches it. */
+  blobStore(): LargeObjectBlobStore {
+    return new LargeObjectBlobStore(this.pool);
+  }
 
   /**
    * Sends uploads' jobs from the outbox to `queue` (job id `outbox-<entry id>`, so a job sent twice is added
