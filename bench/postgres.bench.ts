@@ -33,7 +33,8 @@ import { roleFromFlags, runRole } from './process-role';
 // loaded by the roles only: `npm run bench` loads every bench file to list them
 const load = createRequire(__filename);
 
-const ROWS = 1_000_000;
+/** Rows streamed: the issue's million; `BENCH_PG_ROWS` sets fewer for a quick look. */
+const ROWS = Number(process.env.BENCH_PG_ROWS ?? 1_000_000);
 const BLOB_BYTES = 100 * 1024 * 1024;
 const GET_SECONDS = 3;
 
@@ -95,6 +96,13 @@ async function runDriver(): Promise<void> {
   const server = await PostgresServer.start();
   const scratch = await fsp.mkdtemp(path.join(os.tmpdir(), 'svc-pg-bench-'));
   const children: ChildProcess[] = [];
+  // stopped from outside (the runner's timeout): the database, the servers and the scratch go too
+  process.once('SIGTERM', () => {
+    for (const c of children) c.kill('SIGKILL');
+    void server.dispose().finally(() => {
+      void fsp.rm(scratch, { recursive: true, force: true }).finally(() => process.exit(1));
+    });
+  });
   try {
     const url = await server.createDatabase('bench');
     // the schema (migrations) and the seed, then a million photos more
@@ -290,7 +298,12 @@ function suite(r: Result): Suite {
 
 function suites(): Suite[] {
   const [cmd, args] = pinned(1, [process.execPath, '-r', '@swc-node/register', __filename, '--driver']);
-  const out = spawnSync(cmd, args, { encoding: 'utf8', timeout: 300_000, maxBuffer: 1 << 24 });
+  const out = spawnSync(cmd, args, {
+    encoding: 'utf8',
+    timeout: 600_000,
+    killSignal: 'SIGTERM',
+    maxBuffer: 1 << 24,
+  });
   if (out.status !== 0)
     throw new Error(`postgres bench driver failed (${String(out.status ?? out.signal)}):\n${out.stderr}`);
   const lines = out.stdout.trim().split('\n');

@@ -56,11 +56,16 @@ export async function migrate(
   try {
     // under the lock too: two CREATE TABLE IF NOT EXISTS at once can still collide
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [table]);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${table} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    await client.query('COMMIT');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [table]);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${table} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK');
+      throw err;
+    }
     for (const m of sorted) {
       await client.query('BEGIN');
       try {
