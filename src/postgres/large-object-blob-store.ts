@@ -19,15 +19,6 @@ const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const INV_WRITE = 0x20000;
 const INV_READ = 0x40000;
 
-/**
- * One `loread` with binary results: the bytes come as they are, not as bytea's hex text to decode (more
- * read throughput: see the README's figures). `binary` is the driver's, missing from its typings.
- */
-function readQuery(fd: number, bytes: number): pg.QueryConfig {
-  const config = { text: 'SELECT loread($1, $2) AS data', values: [fd, bytes], binary: true };
-  return config;
-}
-
 /** The blobs table, as a migration of the service's own list (give it the next free version). */
 export function largeObjectBlobsMigration(version: number, table = 'svc_blobs'): Migration {
   if (!IDENTIFIER.test(table)) throw new TypeError(`blob table '${table}': a plain lower-case SQL name`);
@@ -154,7 +145,7 @@ export class LargeObjectBlobStore implements BlobStore {
     return new Readable({
       // one loread per read(): a consumer that stops reading stops the reads
       read() {
-        client.query<{ data: Buffer }>(readQuery(fd, chunkBytes)).then(
+        client.query<{ data: Buffer }>('SELECT loread($1, $2) AS data', [fd, chunkBytes]).then(
           (r) => {
             const data = r.rows[0]!.data;
             if (data.length > 0) this.push(data);

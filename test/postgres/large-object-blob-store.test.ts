@@ -34,7 +34,8 @@ async function* chunks(count: number, size: number, fail?: number): AsyncGenerat
   for (let i = 0; i < count; i++) {
     await Promise.resolve();
     if (i === fail) throw new Error('the upload broke off');
-    yield Buffer.alloc(size, i % 256);
+    // every byte value, 0x80 and above included (a text decode anywhere would show)
+    yield Buffer.alloc(size, (i * 37 + 128) % 256);
   }
 }
 
