@@ -7,7 +7,10 @@ const project = {
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   // Generated data templates import the runtime as users do ('svc-framework'); in this repository that is src/.
-  moduleNameMapper: { '^svc-framework$': '<rootDir>/src/index.ts' },
+  moduleNameMapper: {
+    '^svc-framework$': '<rootDir>/src/index.ts',
+    '^svc-framework/postgres$': '<rootDir>/src/postgres/index.ts',
+  },
 };
 
 /** @type {import('jest').Config} */

@@ -24,16 +24,28 @@ import {
 } from 'svc-framework';
 import { ImageStore } from './images';
 import type { ExampleSecurity } from './secure';
+import { PgPhotoStore } from './pg-store';
 import { photoUpdatesFor } from './photo-updates';
 import { registerPhotoProcessing } from './processing';
 import { dataDirIsTemporary, exampleDataDir, openExampleQueue } from './queue';
 import { exampleService } from './resources';
-import { type PhotoLibrary, seededLibrary } from './store';
+import { type PhotoStore, seededLibrary } from './store';
 
 /** Options of {@link createExampleApp}. */
 export interface ExampleAppOptions {
-  /** The store; default a freshly seeded one, its images under `<dataDir>/images`. */
-  readonly library?: PhotoLibrary;
+  /**
+   * The store; default: on PostgreSQL when `databaseUrl` is given (pg-store.ts, closed with the app), else a
+   * freshly seeded in-memory one; its images under `<dataDir>/images`.
+   */
+  readonly library?: PhotoStore;
+  /** PostgreSQL to keep the library in (default `DATABASE_URL`; empty or unset: in memory). */
+  readonly databaseUrl?: string;
+  /**
+   * Where uploads' blobs wait for their jobs: `files` (under the data directory: one machine, or a shared
+   * volume) or `postgres` (large objects in the library's database: any machine that reaches it, no shared
+   * volume; needs `databaseUrl`). Default `BLOB_STORE`, else `files`.
+   */
+  readonly blobStore?: 'files' | 'postgres';
   /** fastify's options (logger...). */
   readonly fastify?: FastifyServerOptions;
   /** Base URL of another instance, for `photos?action=relay`. Default: none. */
@@ -78,15 +90,27 @@ export interface ExampleAppOptions {
 export async function createExampleApp(options: ExampleAppOptions = {}): Promise<FastifyInstance> {
   const temporary = dataDirIsTemporary(options.dataDir);
   const dataDir = exampleDataDir(options.dataDir);
-  const library = options.library ?? seededLibrary(new ImageStore(path.join(dataDir, 'images')));
+  const images = new ImageStore(path.join(dataDir, 'images'));
+  const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
+  const pgStore =
+    options.library === undefined && databaseUrl !== undefined && databaseUrl !== ''
+      ? await PgPhotoStore.open({ connectionString: databaseUrl, images })
+      : undefined;
+  const library = options.library ?? pgStore ?? seededLibrary(images);
   const observe = options.observe ?? true;
   const metrics = observe ? createMetrics() : undefined;
+  const blobStore = options.blobStore ?? (process.env.BLOB_STORE === 'postgres' ? 'postgres' : 'files');
+  if (blobStore === 'postgres' && pgStore === undefined)
+    throw new Error('BLOB_STORE=postgres keeps blobs in the library database: set DATABASE_URL too');
   const queue =
     options.queue ??
     (await openExampleQueue({
+      ...(blobStore === 'postgres' && pgStore !== undefined ? { blobs: pgStore.blobStore() } : {}),
       dataDir,
       observers: metrics === undefined ? [] : [tracingJobObserver(), metrics.jobObserver],
     }));
+  // uploads' jobs go through the PostgreSQL store's outbox: what a previous process left unsent goes now
+  if (pgStore !== undefined) await pgStore.sendJobsTo(queue);
   if (options.runtime !== undefined)
     for (const [name, check] of Object.entries(queueReadinessChecks(queue)))
       options.runtime.health.addCheck(name, check);
@@ -133,6 +157,7 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
   });
   // a queue the app opened is the app's to close (running jobs finish, or are released after 5 s)
   if (options.queue === undefined) app.addHook('onClose', () => queue.close({ timeoutMs: 5000 }));
+  if (pgStore !== undefined) app.addHook('onClose', () => pgStore.close());
   if (temporary) app.addHook('onClose', () => fsp.rm(dataDir, { recursive: true, force: true }));
   return app;
 }

@@ -54,7 +54,12 @@ export const photosInterface = collectionInterface({
       params: { title: optional(STRING), format: optional(enumOf(PhotoFormat)) },
       doc: 'Photos by title, format, or both.',
     }),
-    byTag: finderSpec({ params: { tag: STRING }, doc: 'Photos with a tag.' }),
+    byTag: finderSpec({ params: { tag: STRING }, paging: true, doc: 'Photos with a tag.' }),
+    export: finderSpec({
+      params: {},
+      paging: true,
+      doc: 'Every photo in id order, streamed (count up to 1,000,000).',
+    }),
   },
   batchFinders: {
     searchPhotos: batchFinderSpec({

@@ -7,22 +7,20 @@ import { Data, type DataMap, LONG_KEY, type SvcClient } from 'svc-framework';
 import type { ImageFindings, PhotoUpdates } from './processing';
 import { ImageInfo } from './src/main/generated/com/example/photos/ImageInfo';
 import { PhotoStatus } from './src/main/generated/com/example/photos/PhotoStatus';
-import type { PhotoLibrary } from './store';
+import type { PhotoStore } from './store';
 
-/** Findings written into the library of this process. */
-export function photoUpdatesFor(lib: PhotoLibrary): PhotoUpdates {
+/** Findings written into the store of this process (the in-memory library, or PostgreSQL). */
+export function photoUpdatesFor(lib: PhotoStore): PhotoUpdates {
   return {
-    ready: (photoId, f, jobId) => {
-      lib
-        .getPhoto(BigInt(photoId))
-        ?.setStatus(PhotoStatus.READY)
-        .setImageInfo(imageInfo(f))
-        .setProcessingJob(jobId);
-      return Promise.resolve();
+    ready: async (photoId, f, jobId) => {
+      await lib.markPhoto(BigInt(photoId), {
+        status: PhotoStatus.READY,
+        imageInfo: imageInfo(f),
+        processingJob: jobId,
+      });
     },
-    failed: (photoId, _reason, jobId) => {
-      lib.getPhoto(BigInt(photoId))?.setStatus(PhotoStatus.FAILED).setProcessingJob(jobId);
-      return Promise.resolve();
+    failed: async (photoId, _reason, jobId) => {
+      await lib.markPhoto(BigInt(photoId), { status: PhotoStatus.FAILED, processingJob: jobId });
     },
   };
 }

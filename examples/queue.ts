@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   AttachmentQueue,
+  type BlobStore,
   BullMqDriver,
   FileBlobStore,
   InProcessDriver,
@@ -16,6 +17,11 @@ import {
 
 /** Options of {@link openExampleQueue}. */
 export interface ExampleQueueOptions {
+  /**
+   * The blob store. Default: files under `<dataDir>/blobs` (one machine, or a shared volume); the
+   * PostgreSQL store's large objects when the app is told so (`BLOB_STORE=postgres`, app.ts).
+   */
+  readonly blobs?: BlobStore;
   /** Blobs go to `<dataDir>/blobs`. Default {@link exampleDataDir}. */
   readonly dataDir?: string;
   /** Redis for the BullMQ driver. Default `REDIS_URL`; none: the in-process driver. */
@@ -49,7 +55,8 @@ export function dataDirIsTemporary(dataDir?: string): boolean {
 
 /** Opens the queue (blob store and driver); workers are started by the caller. */
 export async function openExampleQueue(options: ExampleQueueOptions = {}): Promise<AttachmentQueue> {
-  const blobs = await FileBlobStore.open({ dir: path.join(exampleDataDir(options.dataDir), 'blobs') });
+  const blobs =
+    options.blobs ?? (await FileBlobStore.open({ dir: path.join(exampleDataDir(options.dataDir), 'blobs') }));
   const redisUrl = options.redisUrl ?? (process.env.REDIS_URL === '' ? undefined : process.env.REDIS_URL);
   const driver =
     redisUrl === undefined

@@ -16,7 +16,6 @@ import {
   type JobSnapshot,
   type PatchRequest,
   type StoredAttachments,
-  BatchFinderResult,
   GetMode,
   ResponseAttachments,
   SetMode,
@@ -27,19 +26,17 @@ import {
   withContentType,
   LONG_KEY,
   ServiceError,
-  StringArray,
   implement,
   jobsResource,
   tracingClientFilter,
 } from 'svc-framework';
-import { EMPTY, concatMap, from, ignoreElements, lastValueFrom, of } from 'rxjs';
+import { EMPTY, concatMap, from, ignoreElements, lastValueFrom, map } from 'rxjs';
 import { albumEntriesInterface, albumsInterface, photosInterface } from './interfaces';
 import { PHOTO_PROCESS } from './processing';
 import type { Photo } from './src/main/generated/com/example/photos/Photo';
 import { PhotoStatus } from './src/main/generated/com/example/photos/PhotoStatus';
-import type { PhotoCriteria } from './src/main/generated/com/example/photos/PhotoCriteria';
 import { PurgeResult } from './src/main/generated/com/example/photos/PurgeResult';
-import type { PhotoLibrary } from './store';
+import type { Awaitable, PhotoStore } from './store';
 
 function notFound(what: string): ServiceError {
   return new ServiceError(404, `${what} not found`);
@@ -60,38 +57,38 @@ export interface ExampleResourceOptions {
   readonly queue?: AttachmentQueue;
 }
 
-export function photosResource(lib: PhotoLibrary, options: ExampleResourceOptions = {}) {
+export function photosResource(lib: PhotoStore, options: ExampleResourceOptions = {}) {
   // the upstream's client, made on first relay
   let upstream: SvcClient | undefined;
   /** Replaces photo `id`; when it went meanwhile (deleted while its image was stored), its new job goes too. */
   const replaceOrCancel = async (id: number | bigint, photo: Photo, job: JobSnapshot | undefined) => {
-    if (lib.replacePhoto(id, photo)) return;
+    if (await lib.replacePhoto(id, photo)) return;
     if (job !== undefined) await options.queue?.cancel(job.id);
     throw notFound(`photo ${id}`);
   };
   return implement(photosInterface, {
     // with `Accept: multipart/related`, a photo that has an image comes with it as a response attachment
     // (its `image` field points at it); other clients get the photo alone
-    get: (id, ctx) => {
-      const photo = lib.getPhoto(id);
-      if (photo === undefined || !ctx.responseAttachmentsSupported()) return photo;
-      return lib.images.writer(id).then((stored) => {
-        if (stored === undefined) return photo;
-        // the media type the processing job sniffed, so the part says what it holds (image/png, ...)
-        const mediaType = photo.getImageInfo()?.getMediaType();
-        const image = mediaType === undefined ? stored : withContentType(stored, mediaType);
-        ctx.setResponseAttachments(ResponseAttachments.builder().appendSingleAttachment(image).build());
-        return photo.copy().setImage(`cid:${image.getAttachmentID()}`);
-      });
-    },
-    batchGet: (ids) => {
-      const found = new Map<number | bigint, Photo>();
-      for (const id of ids) {
-        const p = lib.getPhoto(id);
-        if (p !== undefined) found.set(id, p);
-      }
-      return found;
-    },
+    get: (id, ctx) =>
+      then(lib.getPhoto(id), (photo) => {
+        if (photo === undefined || !ctx.responseAttachmentsSupported()) return photo;
+        return lib.images.writer(id).then((stored) => {
+          if (stored === undefined) return photo;
+          // the media type the processing job sniffed, so the part says what it holds (image/png, ...)
+          const mediaType = photo.getImageInfo()?.getMediaType();
+          const image = mediaType === undefined ? stored : withContentType(stored, mediaType);
+          ctx.setResponseAttachments(ResponseAttachments.builder().appendSingleAttachment(image).build());
+          return photo.copy().setImage(`cid:${image.getAttachmentID()}`);
+        });
+      }),
+    batchGet: (ids) =>
+      then(all(ids.map((id) => lib.getPhoto(id))), (photos) => {
+        const found = new Map<number | bigint, Photo>();
+        photos.forEach((p, i) => {
+          if (p !== undefined) found.set(ids[i]!, p);
+        });
+        return found;
+      }),
     // the created photo is returned too, unless the request says $returnEntity=false. Its image, if any,
     // comes as an attachment of a multipart/related request that `image: "cid:<id>"` points at: it is
     // streamed into the queue's blob store as it arrives and a `photo.process` job is queued, so the answer
@@ -101,55 +98,79 @@ export function photosResource(lib: PhotoLibrary, options: ExampleResourceOption
     // becomes visible with its job
     create: withAttachments(async (attachments, photo: Photo) => {
       const image = await storeImage(options.queue, photo, attachments);
-      const id = lib.reservePhotoId();
+      if (image !== undefined && lib.addPhotoWithJob !== undefined) {
+        // the store's outbox: the photo and its job in one transaction, the job sent on after the commit
+        try {
+          const stored = await lib.addPhotoWithJob(photo, {
+            name: PHOTO_PROCESS,
+            blobIds: image.stored.stored.map((b) => b.blobId),
+          });
+          return { id: stored.getId()!, entity: stored };
+        } catch (err) {
+          await image.queue.discard(image.stored);
+          throw err;
+        }
+      }
+      const id = await lib.reservePhotoId();
       const job = await enqueueImage(image, id);
-      return { id, entity: lib.addPhoto(withImageJob(photo, job, false), id) };
+      return { id, entity: await lib.addPhoto(withImageJob(photo, job, false), id) };
     }),
     batchCreate: (photos) =>
-      photos.map((p) => {
-        // the schema makes a title required (validation answers 422 before this runs); a blank one is the
-        // service's own rule, refused per item
-        if (p.getTitle().trim() === '') return new ServiceError(400, 'a photo needs a title');
-        const stored = lib.addPhoto(p);
-        return { id: stored.getId()! };
-      }),
+      all(
+        photos.map((p) => {
+          // the schema makes a title required (validation answers 422 before this runs); a blank one is the
+          // service's own rule, refused per item
+          if (p.getTitle().trim() === '') return new ServiceError(400, 'a photo needs a title');
+          return then(lib.addPhoto(p), (stored) => ({ id: stored.getId()! }));
+        }),
+      ),
     // an update may bring a new image the same way (an attachment its `image` points at): it is queued
     // for processing as on create, and the photo is PENDING again with the new job
     update: withAttachments(async (attachments, id: number | bigint, photo: Photo) => {
       // (attachments a handler leaves unread are drained by the framework)
-      if (lib.getPhoto(id) === undefined) throw notFound(`photo ${id}`);
+      if ((await lib.getPhoto(id)) === undefined) throw notFound(`photo ${id}`);
       const job = await enqueueImage(await storeImage(options.queue, photo, attachments), id);
       await replaceOrCancel(id, withImageJob(photo, job, true), job);
     }),
     partialUpdate: withAttachments(async (attachments, id: number | bigint, patch: PatchRequest<Photo>) => {
-      const current = lib.getPhoto(id);
+      const current = await lib.getPhoto(id);
       if (current === undefined) throw notFound(`photo ${id}`);
       const patched = patch.applyTo(current);
       const job = await enqueueImage(await storeImage(options.queue, patched, attachments), id);
       await replaceOrCancel(id, withImageJob(patched, job, true), job);
-      return { entity: lib.getPhoto(id)! };
+      return { entity: (await lib.getPhoto(id))! };
     }),
-    delete: (id) => {
-      if (!lib.removePhoto(id)) throw notFound(`photo ${id}`);
-    },
+    delete: (id) =>
+      then(lib.removePhoto(id), (removed) => {
+        if (!removed) throw notFound(`photo ${id}`);
+      }),
     batchDelete: (ids) =>
-      new Map(ids.map((id) => [id, lib.removePhoto(id) ? {} : notFound(`photo ${id}`)] as const)),
+      then(
+        all(ids.map((id) => lib.removePhoto(id))),
+        (removed) => new Map(ids.map((id, i) => [id, removed[i] ? {} : notFound(`photo ${id}`)] as const)),
+      ),
     // every photo; the framework cuts the page (start, count) and reports the total
     getAll: () => lib.listPhotos(),
     finders: {
       titleAndOrFormat: ({ title, format }) => lib.findPhotos(title, format),
-      byTag: ({ tag }) => lib.photosTagged(tag),
+      // pages itself (`paging: true` in interfaces.ts): on PostgreSQL a page is streamed from a cursor
+      byTag: ({ tag }, ctx) => lib.photosTaggedPage(tag, checkedPaging(ctx.paging, FINDER_COUNT_LIMIT)),
+      // GET /photos?q=export&start=0&count=1000000: every photo in id order, streamed with demand on
+      // PostgreSQL (rows are read as the response is written; a client hanging up cancels the query)
+      export: (_params, ctx) => lib.exportPhotos(checkedPaging(ctx.paging, EXPORT_COUNT_LIMIT)),
     },
     batchFinders: {
       // GET /photos?bq=searchPhotos&criteria=List((title:Sunrise,format:JPEG),(...)): one page per criterion,
-      // in the order sent; criteria nothing matches are left out, and the framework answers them 404
-      searchPhotos: (criteria, { exif }) => {
-        const result = new BatchFinderResult<PhotoCriteria, Photo>();
-        for (const c of criteria) {
-          const found = lib.searchPhotos(c.getTitle(), c.getFormat(), exif);
-          if (found.length > 0) result.putResult(c, found);
-        }
-        return result;
+      // in the order sent. The criteria run as parallel queries (on PostgreSQL, each on a connection of the
+      // pool), at most SEARCH_CONCURRENCY at once so that one request never takes the whole pool, merged
+      // back in request order by the framework; criteria nothing matches are left out (the framework
+      // answers them 404), and a criterion whose query fails is answered as its own error entry
+      searchPhotos: {
+        perCriterion: (c, { exif }) =>
+          then(lib.searchPhotos(c.getTitle(), c.getFormat(), exif), (found) =>
+            found.length === 0 ? undefined : found,
+          ),
+        concurrency: SEARCH_CONCURRENCY,
       },
     },
     actions: {
@@ -176,76 +197,80 @@ export function photosResource(lib: PhotoLibrary, options: ExampleResourceOption
         return created.id as number | bigint;
       },
       // removes photos taken before a time (and their album entries); an Observable works as well
-      purge: ({ takenBefore }) => {
-        const r = lib.purgePhotos(Number(takenBefore));
-        return of(new PurgeResult().setPhotosRemoved(r.photos).setEntriesRemoved(r.entries));
-      },
+      purge: ({ takenBefore }) =>
+        from(Promise.resolve(lib.purgePhotos(Number(takenBefore)))).pipe(
+          map((r) => new PurgeResult().setPhotosRemoved(r.photos).setEntriesRemoved(r.entries)),
+        ),
     },
     entityActions: {
       // POST /photos/1?action=addTag {"tag":"favourite"} → {"value": <number of tags>}; a Promise works too
-      addTag: (id, { tag }) => {
-        const p = lib.getPhoto(id);
-        if (p === undefined) return Promise.reject(notFound(`photo ${id}`));
-        const tags = p.getTags().toArray();
-        if (!tags.includes(tag)) p.setTags(new StringArray([...tags, tag]));
-        return Promise.resolve(p.getTags().length);
-      },
+      addTag: (id, { tag }) =>
+        Promise.resolve(lib.addTag(id, tag)).then((n) => {
+          if (n === undefined) throw notFound(`photo ${id}`);
+          return n;
+        }),
     },
   });
 }
 
 /** The `albums` collection. */
-export function albumsResource(lib: PhotoLibrary) {
+export function albumsResource(lib: PhotoStore) {
   return implement(albumsInterface, {
     get: (id) => lib.getAlbum(id),
     batchGet: (ids) =>
-      new Map(
-        ids.flatMap((id) => {
-          const a = lib.getAlbum(id);
-          return a === undefined ? [] : [[id, a] as const];
-        }),
+      then(
+        all(ids.map((id) => lib.getAlbum(id))),
+        (albums) =>
+          new Map(ids.flatMap((id, i) => (albums[i] === undefined ? [] : [[id, albums[i]] as const]))),
       ),
     create: (album) => {
       if (album.getName().trim() === '') throw new ServiceError(400, 'an album needs a name');
-      return { id: lib.addAlbum(album).getId()! };
+      return then(lib.addAlbum(album), (a) => ({ id: a.getId()! }));
     },
-    update: (id, album) => {
-      if (!lib.replaceAlbum(id, album)) throw notFound(`album ${id}`);
-    },
-    partialUpdate: (id, patch) => {
-      const current = lib.getAlbum(id);
+    update: (id, album) =>
+      then(lib.replaceAlbum(id, album), (ok) => {
+        if (!ok) throw notFound(`album ${id}`);
+      }),
+    partialUpdate: async (id, patch) => {
+      const current = await lib.getAlbum(id);
       if (current === undefined) throw notFound(`album ${id}`);
-      lib.replaceAlbum(id, patch.applyTo(current));
+      await lib.replaceAlbum(id, patch.applyTo(current));
     },
-    delete: (id) => {
-      if (!lib.removeAlbum(id)) throw notFound(`album ${id}`);
-    },
+    delete: (id) =>
+      then(lib.removeAlbum(id), (ok) => {
+        if (!ok) throw notFound(`album ${id}`);
+      }),
     getAll: () => lib.listAlbums(),
   });
 }
 
 /** The `albumEntries` association: which photo is in which album. */
-export function albumEntriesResource(lib: PhotoLibrary) {
+export function albumEntriesResource(lib: PhotoStore) {
   return implement(albumEntriesInterface, {
     get: (key) => lib.getEntry(key),
     batchGet: (keys) =>
-      new Map(
-        keys.flatMap((k) => {
-          const e = lib.getEntry(k);
-          return e === undefined ? [] : [[k, e] as const];
-        }),
+      then(
+        all(keys.map((k) => lib.getEntry(k))),
+        (entries) =>
+          new Map(keys.flatMap((k, i) => (entries[i] === undefined ? [] : [[k, entries[i]] as const]))),
       ),
     // PUT /albumEntries/(albumId:1,photoId:5) puts photo 5 into album 1
-    update: (key, entry) => {
-      if (!lib.putEntry(key, entry)) throw notFound(`album ${key.albumId} or photo ${key.photoId}`);
-      return { status: 201 };
-    },
-    delete: (key) => {
-      if (!lib.removeEntry(key)) throw notFound(`entry ${key.albumId}/${key.photoId}`);
-    },
+    update: (key, entry) =>
+      then(lib.putEntry(key, entry), (ok) => {
+        if (!ok) throw notFound(`album ${key.albumId} or photo ${key.photoId}`);
+        return { status: 201 };
+      }),
+    delete: (key) =>
+      then(lib.removeEntry(key), (ok) => {
+        if (!ok) throw notFound(`entry ${key.albumId}/${key.photoId}`);
+      }),
     batchDelete: (keys) =>
-      new Map(
-        keys.map((k) => [k, lib.removeEntry(k) ? {} : notFound(`entry ${k.albumId}/${k.photoId}`)] as const),
+      then(
+        all(keys.map((k) => lib.removeEntry(k))),
+        (removed) =>
+          new Map(
+            keys.map((k, i) => [k, removed[i] ? {} : notFound(`entry ${k.albumId}/${k.photoId}`)] as const),
+          ),
       ),
     getAll: () => lib.listEntries(),
     finders: {
@@ -257,14 +282,42 @@ export function albumEntriesResource(lib: PhotoLibrary) {
 }
 
 /** Every resource of the example service over one library. */
-export function exampleResources(lib: PhotoLibrary, options: ExampleResourceOptions = {}) {
+export function exampleResources(lib: PhotoStore, options: ExampleResourceOptions = {}) {
   return [photosResource(lib, options), albumsResource(lib), albumEntriesResource(lib)] as const;
 }
 
 /** The example's resources and, with a queue, the `jobs` resource over it (`GET /jobs/{id}`). */
-export function exampleService(lib: PhotoLibrary, options: ExampleResourceOptions = {}) {
+export function exampleService(lib: PhotoStore, options: ExampleResourceOptions = {}) {
   const resources = exampleResources(lib, options);
   return options.queue === undefined ? [...resources] : [...resources, jobsResource(options.queue)];
+}
+
+/** Criteria of one batch search queried at once (below the PostgreSQL store's pool of 10). */
+export const SEARCH_CONCURRENCY = 4;
+
+/** The most a finder's page may hold (`count`); more is a 400. */
+export const FINDER_COUNT_LIMIT = 1000;
+/** The most one page of `photos?q=export` may hold: a million photos in one streamed response. */
+export const EXPORT_COUNT_LIMIT = 1_000_000;
+
+/** The request's paging, refused (400) when it asks for more than `limit` elements at once. */
+function checkedPaging(paging: { start: number; count: number }, limit: number) {
+  if (paging.count > limit)
+    throw new ServiceError(400, `count ${paging.count} is above this method's limit of ${limit}`);
+  return paging;
+}
+
+/**
+ * `f(v)`, now when `v` is a value (the in-memory store: the handler answers synchronously, as before), or
+ * once `v` resolves (the PostgreSQL store).
+ */
+function then<T, R>(v: Awaitable<T>, f: (v: T) => R): R | Promise<Awaited<R>> {
+  return v instanceof Promise ? (v.then(f) as Promise<Awaited<R>>) : f(v);
+}
+
+/** Values now when all are values, else a promise of them all. */
+function all<T>(vs: readonly Awaitable<T>[]): Awaitable<T[]> {
+  return vs.some((v) => v instanceof Promise) ? Promise.all(vs) : (vs as T[]);
 }
 
 /** The attachment id an `image` pointer (`cid:<id>`) names; a pointer of another form is a 400. */
@@ -339,7 +392,11 @@ async function enqueueImage(
  * updates keep what they set, since that is how workers in other processes report their findings
  * (`httpUpdates`, a partial update).
  */
-function withImageJob(photo: Photo, job: JobSnapshot | undefined, updating: boolean): Photo {
+export function withImageJob(
+  photo: Photo,
+  job: { readonly id: string } | undefined,
+  updating: boolean,
+): Photo {
   const out = photo.copy().setImage(null, SetMode.REMOVE_IF_NULL);
   if (job !== undefined)
     return out

@@ -129,9 +129,12 @@ function printBanner(base: string, actualPort: number, pid: number, workers: num
     `or the typed client: PORT=${actualPort} node -r @swc-node/register examples/client.ts`,
     '',
     workers > 1
-      ? `${workers} worker processes share the port (\`kill -HUP ${pid}\` replaces them one by one); each has its own in-memory store.`
+      ? `${workers} worker processes share the port (\`kill -HUP ${pid}\` replaces them one by one); ${process.env.DATABASE_URL ? 'they share the library in PostgreSQL' : 'each has its own in-memory store (set DATABASE_URL to share one in PostgreSQL)'}.`
       : 'One process (WORKERS=2, or auto, starts a runner with that many worker processes).',
     `Probes: ${base}/health/live and ${base}/health/ready. API docs: ${base}/docs (OpenAPI: ${base}/openapi.json).`,
+    process.env.DATABASE_URL === undefined || process.env.DATABASE_URL === ''
+      ? 'The library is in memory (set DATABASE_URL=postgres://... to keep it in PostgreSQL).'
+      : `The library is in PostgreSQL (DATABASE_URL); try the streamed export: curl -s '${base}/photos?q=export&count=1000000'`,
     process.env.REDIS_URL === undefined || process.env.REDIS_URL === ''
       ? 'Uploaded images are processed in this process (the in-process queue; set REDIS_URL for BullMQ).'
       : `Uploaded images are queued on BullMQ at ${process.env.REDIS_URL}: run workers with ` +

@@ -1,8 +1,12 @@
 /**
  * The example service's embedded store: photos, albums and album entries in memory, seeded with a small
- * library. A real service would talk to a database here; the resources (resources.ts) only see this class.
+ * library; and the store interface (`PhotoStore`) the resources see, which the PostgreSQL store
+ * (pg-store.ts) implements too.
  */
+import type { Observable } from 'rxjs';
 import { ImageStore } from './images';
+import type { ImageInfo } from './src/main/generated/com/example/photos/ImageInfo';
+import type { PhotoStatus } from './src/main/generated/com/example/photos/PhotoStatus';
 import { Album } from './src/main/generated/com/example/photos/Album';
 import { AlbumEntry } from './src/main/generated/com/example/photos/AlbumEntry';
 import { Exif } from './src/main/generated/com/example/photos/Exif';
@@ -28,7 +32,73 @@ export interface EntryKey {
   readonly photoId: Id;
 }
 
-export class PhotoLibrary {
+/** A value now or later: the in-memory store answers at once, the PostgreSQL store (pg-store.ts) later. */
+export type Awaitable<T> = T | Promise<T>;
+
+/** Which rows of a long list: Rest.li's `start` and `count` (`ctx.paging`). */
+export interface Paging {
+  readonly start: number;
+  readonly count: number;
+}
+
+/**
+ * A page of a finder that pages itself: the elements and the total (the in-memory store), or the elements
+ * streamed with demand as they are read (the PostgreSQL store: `cursorRows`, no total).
+ */
+export type PhotoPage = { readonly elements: Photo[]; readonly total: number } | Observable<Photo>;
+
+/** What processing found about a photo's image, as the store keeps it. */
+export interface PhotoMark {
+  readonly status: PhotoStatus;
+  readonly imageInfo?: ImageInfo;
+  readonly processingJob: string;
+}
+
+/**
+ * The store the resources (resources.ts) work on: {@link PhotoLibrary} in memory (the default), or
+ * `PgPhotoStore` on PostgreSQL (pg-store.ts, when `DATABASE_URL` is set). Every method may answer at once or
+ * with a promise; the example's tests run against both.
+ */
+export interface PhotoStore {
+  readonly images: ImageStore;
+  getPhoto(id: Id): Awaitable<Photo | undefined>;
+  listPhotos(): Awaitable<Photo[]>;
+  reservePhotoId(): Awaitable<number | bigint>;
+  addPhoto(photo: Photo, id?: number | bigint): Awaitable<Photo>;
+  replacePhoto(id: Id, photo: Photo): Awaitable<boolean>;
+  removePhoto(id: Id): Awaitable<boolean>;
+  findPhotos(title: string | undefined, format: PhotoFormat | undefined): Awaitable<Photo[]>;
+  searchPhotos(title: string, format: PhotoFormat, exif: Exif | undefined): Awaitable<Photo[]>;
+  /** Photos tagged `tag`, a page of them, in id order. */
+  photosTaggedPage(tag: string, paging: Paging): PhotoPage;
+  /** Every photo from `start`, `count` of them, in id order: the long export (`photos?q=export`). */
+  exportPhotos(paging: Paging): PhotoPage;
+  /** Adds a tag; the photo's number of tags, or undefined when there is no such photo. */
+  addTag(id: Id, tag: string): Awaitable<number | undefined>;
+  /** Records what processing found (idempotent); false when the photo is gone. */
+  markPhoto(id: Id, mark: PhotoMark): Awaitable<boolean>;
+  purgePhotos(before: number): Awaitable<{ photos: number; entries: number }>;
+  getAlbum(id: Id): Awaitable<Album | undefined>;
+  listAlbums(): Awaitable<Album[]>;
+  addAlbum(album: Album): Awaitable<Album>;
+  replaceAlbum(id: Id, album: Album): Awaitable<boolean>;
+  removeAlbum(id: Id): Awaitable<boolean>;
+  getEntry(key: EntryKey): Awaitable<AlbumEntry | undefined>;
+  putEntry(key: EntryKey, entry: AlbumEntry): Awaitable<boolean>;
+  removeEntry(key: EntryKey): Awaitable<boolean>;
+  listEntries(filter?: Partial<EntryKey>): Awaitable<AlbumEntry[]>;
+  /**
+   * Stores with an outbox (PostgreSQL): adds the photo and the job over its stored image in one transaction
+   * (the job is sent on from the outbox after the commit, and again after a crash); answers the stored
+   * photo, PENDING with its job's id. Without it the resources add the job first, then the photo.
+   */
+  addPhotoWithJob?(
+    photo: Photo,
+    job: { readonly name: string; readonly blobIds: readonly string[] },
+  ): Promise<Photo>;
+}
+
+export class PhotoLibrary implements PhotoStore {
   /** The photos' image bytes (files, streamed in and out as attachments). */
   readonly images: ImageStore;
   private readonly photos = new Map<string, Photo>();
@@ -111,6 +181,30 @@ export class PhotoLibrary {
     return this.listPhotos().filter((p) => p.getTags().includes(tag));
   }
 
+  photosTaggedPage(tag: string, paging: Paging): PhotoPage {
+    return page(this.photosTagged(tag), paging);
+  }
+
+  exportPhotos(paging: Paging): PhotoPage {
+    return page(this.listPhotos(), paging);
+  }
+
+  addTag(id: Id, tag: string): number | undefined {
+    const p = this.getPhoto(id);
+    if (p === undefined) return undefined;
+    const tags = p.getTags().toArray();
+    if (!tags.includes(tag)) p.setTags(new StringArray([...tags, tag]));
+    return p.getTags().length;
+  }
+
+  markPhoto(id: Id, mark: PhotoMark): boolean {
+    const p = this.getPhoto(id);
+    if (p === undefined) return false;
+    p.setStatus(mark.status).setProcessingJob(mark.processingJob);
+    if (mark.imageInfo !== undefined) p.setImageInfo(mark.imageInfo);
+    return true;
+  }
+
   /** Removes photos taken before `before` (ms since the epoch), with their entries; returns the counts. */
   purgePhotos(before: number): { photos: number; entries: number } {
     const entriesBefore = this.entries.size;
@@ -188,34 +282,52 @@ export class PhotoLibrary {
   }
 }
 
+function page(all: Photo[], { start, count }: Paging): PhotoPage {
+  return { elements: all.slice(start, start + count), total: all.length };
+}
+
 /** A library with a few photos, two albums and their entries. */
 export function seededLibrary(images?: ImageStore): PhotoLibrary {
   const lib = new PhotoLibrary(images);
-  const photo = (title: string, format: PhotoFormat, takenAt: number, tags: string[]): Photo =>
-    new Photo().setTitle(title).setFormat(format).setTakenAt(takenAt).setTags(new StringArray(tags));
-  lib.addPhoto(
-    photo('Sunrise over the bay', PhotoFormat.JPEG, 1_732_262_400_000, ['sunrise', 'bay'])
-      .setLocation(new LatLong().setLatitude(37.8199).setLongitude(-122.4783))
-      .setExif(new Exif().setCamera('X100V').setIso(200).setFocalLength(23)),
-  );
-  lib.addPhoto(photo('Harbour lights', PhotoFormat.PNG, 1_732_300_000_000, ['night', 'bay']));
-  lib.addPhoto(photo('Dunes at noon', PhotoFormat.JPEG, 1_700_000_000_000, ['desert']));
-  lib.addPhoto(photo('Été à Paris ☀', PhotoFormat.HEIC, 1_720_000_000_000, ['paris', 'summer']));
-  lib.addPhoto(
-    photo('Old barn', PhotoFormat.RAW, 1_600_000_000_000, ['farm']).setTags(new StringArray(['farm', 'bw'])),
-  );
-  lib.addPhoto(photo('Fireworks', PhotoFormat.GIF, 1_735_689_600_000, ['night', 'party']));
-  const trips = lib.addAlbum(
-    new Album().setName('Trips').setDescription('Places we went').setCoverPhotoId(1),
-  );
-  const favourites = lib.addAlbum(new Album().setName('Favourites'));
-  for (const photoId of [1, 2, 3, 4])
-    lib.putEntry({ albumId: trips.getId()!, photoId }, new AlbumEntry().setAddedAt(1_735_000_000_000));
-  for (const photoId of [1, 6]) {
-    lib.putEntry(
-      { albumId: favourites.getId()!, photoId },
-      new AlbumEntry().setAddedAt(1_735_000_000_000).setCaption('★'),
-    );
-  }
+  for (const step of SEED) void step(lib);
   return lib;
 }
+
+/** Seeds any store (an empty one: ids start at 1) with {@link seededLibrary}'s photos, albums and entries. */
+export async function seedStore(store: PhotoStore): Promise<void> {
+  for (const step of SEED) await step(store);
+}
+
+/** The seed, a step at a time (each step awaited on an asynchronous store, synchronous on the library). */
+const SEED: ReadonlyArray<(lib: PhotoStore) => Awaitable<unknown>> = (() => {
+  const photo = (title: string, format: PhotoFormat, takenAt: number, tags: string[]): Photo =>
+    new Photo().setTitle(title).setFormat(format).setTakenAt(takenAt).setTags(new StringArray(tags));
+  return [
+    (lib) =>
+      lib.addPhoto(
+        photo('Sunrise over the bay', PhotoFormat.JPEG, 1_732_262_400_000, ['sunrise', 'bay'])
+          .setLocation(new LatLong().setLatitude(37.8199).setLongitude(-122.4783))
+          .setExif(new Exif().setCamera('X100V').setIso(200).setFocalLength(23)),
+      ),
+    (lib) => lib.addPhoto(photo('Harbour lights', PhotoFormat.PNG, 1_732_300_000_000, ['night', 'bay'])),
+    (lib) => lib.addPhoto(photo('Dunes at noon', PhotoFormat.JPEG, 1_700_000_000_000, ['desert'])),
+    (lib) => lib.addPhoto(photo('Été à Paris ☀', PhotoFormat.HEIC, 1_720_000_000_000, ['paris', 'summer'])),
+    (lib) =>
+      lib.addPhoto(
+        photo('Old barn', PhotoFormat.RAW, 1_600_000_000_000, ['farm']).setTags(
+          new StringArray(['farm', 'bw']),
+        ),
+      ),
+    (lib) => lib.addPhoto(photo('Fireworks', PhotoFormat.GIF, 1_735_689_600_000, ['night', 'party'])),
+    (lib) => lib.addAlbum(new Album().setName('Trips').setDescription('Places we went').setCoverPhotoId(1)),
+    (lib) => lib.addAlbum(new Album().setName('Favourites')),
+    ...[1, 2, 3, 4].map(
+      (photoId) => (lib: PhotoStore) =>
+        lib.putEntry({ albumId: 1, photoId }, new AlbumEntry().setAddedAt(1_735_000_000_000)),
+    ),
+    ...[1, 6].map(
+      (photoId) => (lib: PhotoStore) =>
+        lib.putEntry({ albumId: 2, photoId }, new AlbumEntry().setAddedAt(1_735_000_000_000).setCaption('★')),
+    ),
+  ];
+})();

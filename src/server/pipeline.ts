@@ -32,8 +32,10 @@ import {
   type AttachmentReader,
   AttachmentAbortedError,
   type RelatedRequest,
+  demandSourceOf,
   encodeRelated,
 } from '../streams';
+import { streamCollection } from './streamed-collection';
 import { DEFAULT_PAYLOAD_BYTES, decodeBody, decodeRelatedContent } from './decode';
 import { runPerCriterion } from './per-criterion';
 import type { ResourceModel } from '../resources/registration';
@@ -592,11 +594,39 @@ export class ResourcePipeline {
     const bound = inv === call.invocation ? call : { ...call, invocation: inv };
     const out = this.callHandler(inv);
     if (isAsyncAnswer(out)) {
+      const streamed = this.streamedAnswer(state, bound, out);
+      if (streamed !== undefined) return streamed;
       return this.awaitHandler(state, inv, out).then((r) =>
         this.respond(state, buildResponse(bound, r, this.families[state.family]!)),
       );
     }
     return this.respond(state, buildResponse(bound, out, this.families[state.family]!));
+  }
+
+  /**
+   * A finder's or get_all's `withDemand` Observable, written as it is produced (streamed-collection.ts), when
+   * nothing needs the whole answer first: JSON, a method that pages itself, no response filters. Else
+   * undefined, and the answer is collected as any Observable's.
+   */
+  private streamedAnswer(
+    state: RequestState,
+    call: BoundCall,
+    out: PromiseLike<unknown> | Observable<unknown>,
+  ): Promise<EncodedResponse> | undefined {
+    const inv = call.invocation;
+    const method = inv.target.method;
+    if (method !== 'finder' && method !== 'get_all') return undefined;
+    const source = demandSourceOf(out);
+    const codec = state.codec;
+    if (source === undefined || !(codec instanceof JsonCodec) || !call.route.target.selfPaging) return undefined;
+    if (this.responseFiltersOf(state).length > 0) return undefined;
+    return streamCollection(call, source, {
+      codec,
+      headers: this.plainHeaders(state.family, state.responseVersion ?? '1.0.0', state.responseType),
+      connection: state.request.connection,
+      timeoutMs: inv.resource.timeout ?? this.config.timeout,
+      label: `${inv.resource.path} ${inv.target.label}`,
+    });
   }
 
   /**

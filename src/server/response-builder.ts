@@ -151,6 +151,14 @@ function project(call: BoundCall, data: DataMap): DataMap {
   return applyProjection(filled, call.invocation.ctx.projection);
 }
 
+/**
+ * One element of a streamed finder or get_all answer as sent (streamed-collection.ts): the entity's data,
+ * defaults filled in when asked, projected.
+ */
+export function streamedElement(call: BoundCall, v: unknown, index: number): DataMap {
+  return project(call, entityData(call, v, 'element', index));
+}
+
 function ok(
   status: number,
   body: DataMap | undefined,

@@ -39,6 +39,7 @@ export {
   toAsyncIterable,
   writerFromObservable,
 } from './rx';
+export { type DemandSource, withDemand, demandSourceOf, DemandPuller } from './demand-stream';
 export {
   type RelatedPayload,
   type RelatedMessage,

@@ -69,7 +69,8 @@ const inlinePhotos = collection({
         { params: { title: optional(STRING), format: optional(enumOf(PhotoFormat)) } },
         () => [] as Photo[],
       ),
-      byTag: finder({ params: { tag: STRING } }, () => [] as Photo[]),
+      byTag: finder({ params: { tag: STRING }, paging: true }, () => [] as Photo[]),
+      export: finder({ params: {}, paging: true }, () => [] as Photo[]),
     },
     batchFinders: {
       searchPhotos: batchFinder(

@@ -143,6 +143,8 @@ describe('the packed package', () => {
     expect(manifest.exports).toEqual({
       '.': { types: './dist/index.d.ts', default: './dist/index.js' },
       './client': { types: './dist/client/browser.d.ts', default: './dist/client/browser.js' },
+      // PostgreSQL support on a subpath of its own, so that services without a database never load `pg`
+      './postgres': { types: './dist/postgres/index.d.ts', default: './dist/postgres/index.js' },
       './package.json': './package.json',
     });
     expect(Object.keys(manifest.exports['.'] as object)[0]).toBe('types');
