@@ -38,4 +38,8 @@ module.exports = {
   globalTeardown: '<rootDir>/scripts/redis-for-tests.ts',
   // Property tests and the CLI round trips spawn real processes; keep a generous ceiling.
   testTimeout: 30000,
+  // Two test files at a time (jest's default on 2 cores is one): most files wait on real servers,
+  // processes and browsers rather than compute, so two keep both cores busy and the suite within its
+  // 10-minute budget. Every file owns its ports, temp dirs and processes, so they do not interfere.
+  maxWorkers: 2,
 };
