@@ -9,6 +9,13 @@ import {
 import type { ResourceDefinition } from '../resources/definition';
 
 /**
+ * The adapter's admission check (the server filters' `guard` stage: an authentication filter's), run before
+ * a documentation route unless the options bring a guard of their own: once authentication is configured,
+ * `/openapi.json` and `/docs` need a credential like `OPTIONS` does. True when it answered (refused).
+ */
+export type DocumentationAdmission<Req, Res> = (request: Req, response: Res) => boolean | Promise<boolean>;
+
+/**
  * The documentation routes (`/openapi.json`, `/docs`: src/resources/documentation-routes.ts) on each
  * adapter: fastify routes in the plugin's context, and a check in front of the standalone server's pipeline.
  */
@@ -36,9 +43,13 @@ export function addFastifyDocumentationRoutes(
   resources: readonly ResourceDefinition[],
   headerPrefix: string,
   options: DocumentationOptions | false | undefined,
+  admit?: DocumentationAdmission<FastifyRequest, FastifyReply>,
 ): void {
+  const admitted =
+    admit !== undefined && (options === undefined || options === false || options.guard === undefined);
   for (const route of routesFor(resources, instance.prefix, headerPrefix, options)) {
     instance.get(route.path, async (request: FastifyRequest, reply: FastifyReply) => {
+      if (admitted && (await admit(request, reply))) return reply;
       const answer = await route
         .handler({ method: request.method, path: route.path, headers: request.headers })
         .catch(failed);
@@ -52,35 +63,49 @@ export function addFastifyDocumentationRoutes(
 
 /**
  * A check for the standalone server: answers a GET or HEAD of a documentation route and says true, or
- * says false (the pipeline serves the request).
+ * says false (the pipeline serves the request). `admit` is the adapter's admission check (see
+ * {@link DocumentationAdmission}), true when it answered.
  */
 export function nodeDocumentationHandler(
   resources: readonly ResourceDefinition[],
   prefix: string,
   headerPrefix: string,
   options: DocumentationOptions | false | undefined,
-): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
+): (
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  admit?: () => boolean | Promise<boolean>,
+) => boolean {
   const routes = new Map(routesFor(resources, prefix, headerPrefix, options).map((r) => [r.path, r]));
-  return (req, res, path) => {
+  const ownGuard = options !== undefined && options !== false && options.guard !== undefined;
+  return (req, res, path, admit) => {
+    const admitted = admit !== undefined && !ownGuard;
     if (routes.size === 0 || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
     const route = routes.get(path);
     if (route === undefined) return false;
     req.resume();
-    route
-      .handler({ method: req.method, path, headers: req.headers })
-      .catch(failed)
-      .then(
-        (answer) => {
-          res.writeHead(answer.status, {
-            ...answer.headers,
-            'content-length': String(
-              typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength,
-            ),
-          });
-          res.end(answer.body);
-        },
-        () => res.destroy(),
-      );
+    Promise.resolve(admitted ? admit() : false)
+      .then((answered) =>
+        answered
+          ? undefined
+          : route
+              .handler({ method: req.method ?? 'GET', path, headers: req.headers })
+              .catch(failed)
+              .then((answer) => {
+                res.writeHead(answer.status, {
+                  ...answer.headers,
+                  'content-length': String(
+                    typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength,
+                  ),
+                });
+                res.end(answer.body);
+              }),
+      )
+      .catch((err: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end(`cannot describe the service: ${err instanceof Error ? err.message : String(err)}`);
+      });
     return true;
   };
 }

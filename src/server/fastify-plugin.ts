@@ -472,7 +472,22 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
     for (const url of [`/${name}`, `/${name}/*`])
       instance.route({ method: 'OPTIONS', url, handler: options });
   }
-  addFastifyDocumentationRoutes(instance, resolved.resources, resolved.headers.names.prefix, options.openapi);
+  // once authentication is configured, the documentation needs a credential too, as OPTIONS does
+  addFastifyDocumentationRoutes(
+    instance,
+    resolved.resources,
+    resolved.headers.names.prefix,
+    options.openapi,
+    (request, reply) => {
+      const refused = pipeline.admit(svcRequest(request, prefix, reply), request.log);
+      if (refused === undefined) return false;
+      return Promise.resolve(refused).then((r) => {
+        if (r === undefined) return false;
+        send(reply, r);
+        return true;
+      });
+    },
+  );
   instance.setNotFoundHandler(handler);
   answerExpectations(instance.server, pipeline, instance.log);
   answerHalfClosedRequests(instance.server);

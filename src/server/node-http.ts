@@ -129,7 +129,19 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
       req.resume();
       return;
     }
-    if (documentation(req, res, path)) return;
+    // once authentication is configured, the documentation needs a credential too, as OPTIONS does
+    if (
+      documentation(req, res, path, () => {
+        const refused = pipeline.admit(request, log);
+        if (refused === undefined) return false;
+        return Promise.resolve(refused).then((r) => {
+          if (r === undefined) return false;
+          write(res, r);
+          return true;
+        });
+      })
+    )
+      return;
     if (method === 'OPTIONS') {
       const answer = optionsOf(pipeline, path);
       if (answer !== undefined) {

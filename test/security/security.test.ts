@@ -340,8 +340,17 @@ describe.each(['h1', 'h2'] as const)('over %s', (proto) => {
     expect(whoami.json.value).toBe('robot');
   });
 
-  it('puts OPTIONS and /metrics behind authentication, /metrics behind its role', async () => {
+  it('puts OPTIONS, /openapi.json, /docs and /metrics behind authentication, /metrics behind its role', async () => {
     expect((await call(proto, 'OPTIONS', '/photos')).status).toBe(401);
+    for (const path of ['/openapi.json', '/docs']) {
+      const refused = await call(proto, 'GET', path);
+      expect([path, refused.status, refused.headers['www-authenticate']]).toEqual([
+        path,
+        401,
+        'Bearer realm="svc"',
+      ]);
+      expect([path, (await call(proto, 'GET', path, { cert: 'trusted' })).status]).toEqual([path, 200]);
+    }
     const described = await call(proto, 'OPTIONS', '/photos', { cert: 'trusted' });
     expect(described.status).toBe(200);
     expect(JSON.stringify(described.json)).toContain('"authorization"');

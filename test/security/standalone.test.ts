@@ -132,6 +132,19 @@ describe.each([
       signal: AbortSignal.timeout(5000),
     });
     expect(described.status).toBe(200);
+    // the documentation routes as well, once authentication is configured
+    const docs = await fetch()(`${base}/openapi.json`, {
+      method: 'GET',
+      headers: {},
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(docs.status).toBe(401);
+    const documented = await fetch()(`${base}/openapi.json`, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${await token('files:read')}` },
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(documented.status).toBe(200);
   });
 
   it('streams an upload in to the handler for a caller with the scope, refuses one without', async () => {
