@@ -60,7 +60,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       ...(built.errorHeader ? { [names.errorResponse]: 'true' } : {}),
       'Content-Type': 'application/json',
       'Content-Length': Buffer.byteLength(body),
-      ...(hasBody ? { Connection: 'close' } : {}),
+      ...(hasBody ? connectionClose(req) : {}),
       ...extra,
     });
     res.end(body);
@@ -68,7 +68,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
   return (req, res, server) => {
     if (health.handle(req, res)) return true;
     if (shutdown.state !== 'running' && shutdown.mode === 'stop') {
-      refuse(res, req, new ShuttingDownError(), { Connection: 'close' });
+      refuse(res, req, new ShuttingDownError(), connectionClose(req));
       return true;
     }
     const shed = shedder?.shouldShed();
@@ -95,4 +95,13 @@ export function installFrontDoor(server: Server, frontDoor: FrontDoor, shutdown:
     for (const listener of listeners) listener.call(server, req, res);
   });
   shutdown.addServer(server);
+}
+
+/**
+ * `Connection: close` for an HTTP/1 request, nothing for HTTP/2: there the header is forbidden (Node's
+ * compatibility response throws on it) and a stream ends without its connection, which the server's
+ * `close()` winds down with GOAWAY at shutdown.
+ */
+export function connectionClose(req: { readonly httpVersionMajor: number }): { Connection?: 'close' } {
+  return req.httpVersionMajor >= 2 ? {} : { Connection: 'close' };
 }

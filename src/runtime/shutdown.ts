@@ -117,12 +117,12 @@ export class GracefulShutdown {
   track(req: IncomingMessage, res: ServerResponse, server?: Server): void {
     const t: Tracked = { req, res, server };
     this.#inFlight.add(t);
-    if (this.#state !== 'running') res.setHeader('Connection', 'close');
+    if (this.#state !== 'running') closeAfter(req, res);
     res.once('close', () => {
       this.#inFlight.delete(t);
       if (this.#state === 'draining') {
         // a keep-alive connection whose response began before the signal is idle now: close it
-        server?.closeIdleConnections();
+        closeIdle(server);
         if (this.#inFlight.size === 0) this.#wakeDrain?.();
       }
     });
@@ -150,7 +150,7 @@ export class GracefulShutdown {
       // ERR_SERVER_NOT_RUNNING when it never listened or closed already: nothing to stop then
       server.close(() => undefined);
     }
-    for (const t of this.#inFlight) if (!t.res.headersSent) t.res.setHeader('Connection', 'close');
+    for (const t of this.#inFlight) if (!t.res.headersSent) closeAfter(t.req, t.res);
     if (this.#inFlight.size > 0)
       this.#log(`waiting for ${this.#inFlight.size} request(s) in flight (at most ${this.deadlineMs} ms)`);
     let clean = await this.#drained(this.deadlineMs);
@@ -158,7 +158,7 @@ export class GracefulShutdown {
       // the app closes only once no connection is left: a request still on its way on a connection accepted
       // before the signal (its bytes not read yet) is then answered (or, when stopping, refused whole)
       // rather than meeting a closed app
-      for (const server of this.#servers) server.closeIdleConnections();
+      for (const server of this.#servers) closeIdle(server);
       clean = await Promise.race([
         serversClosed.then(() => true),
         new Promise<boolean>((resolve) =>
@@ -172,7 +172,7 @@ export class GracefulShutdown {
       this.#log(`deadline of ${this.deadlineMs} ms passed: aborting ${aborted} request(s) in flight`);
       // destroying the sockets is a client hang-up to the request path: handlers' signals abort, response
       // writers get onAbort, request readers are drained
-      for (const server of this.#servers) server.closeAllConnections();
+      for (const server of this.#servers) closeAll(server);
       for (const t of this.#inFlight) {
         t.req.socket.destroy();
         t.res.destroy();
@@ -210,4 +210,20 @@ export class GracefulShutdown {
       };
     });
   }
+}
+
+/** Asks an HTTP/1 connection to close after this response (HTTP/2 forbids the header: see connectionClose). */
+function closeAfter(req: IncomingMessage, res: ServerResponse): void {
+  if (req.httpVersionMajor < 2) res.setHeader('Connection', 'close');
+}
+
+// An HTTP/2 server (node:http2, the TLS server of src/security/) has neither method: `close()` already sends
+// each session GOAWAY, so its idle sessions end by themselves, and what is left at the deadline is
+// destroyed with the sessions' sockets by the process exit.
+function closeIdle(server: Server | undefined): void {
+  (server as Partial<Server> | undefined)?.closeIdleConnections?.();
+}
+
+function closeAll(server: Server): void {
+  (server as Partial<Server>).closeAllConnections?.();
 }
