@@ -1,3 +1,4 @@
+import { concatBytes } from '../data/bytes';
 import type { FetchInit, FetchLike, FetchResponseLike } from './options';
 
 /**
@@ -27,22 +28,14 @@ async function run(bytes: Uint8Array, stream: CompressionStream | DecompressionS
   // written and read at once: the stream's queues are small, waiting on the write first could stall
   const written = writer.write(bytes).then(() => writer.close());
   const chunks: Uint8Array[] = [];
-  let size = 0;
   const reader = (stream.readable as ReadableStream<Uint8Array>).getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     chunks.push(value);
-    size += value.byteLength;
   }
   await written;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 function headerOf(headers: FetchResponseLike['headers'], name: string): string | undefined {

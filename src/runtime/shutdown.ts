@@ -1,4 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+// a value import one way only: front-door.ts imports this module's types alone
+import { connectionClose } from './front-door';
 
 /**
  * Graceful shutdown of one process (issue 24). {@link GracefulShutdown.shutdown}:
@@ -212,9 +214,10 @@ export class GracefulShutdown {
   }
 }
 
-/** Asks an HTTP/1 connection to close after this response (HTTP/2 forbids the header: see connectionClose). */
+/** Asks the connection to close after this response, where the protocol has the header (connectionClose). */
 function closeAfter(req: IncomingMessage, res: ServerResponse): void {
-  if (req.httpVersionMajor < 2) res.setHeader('Connection', 'close');
+  const { Connection } = connectionClose(req);
+  if (Connection !== undefined) res.setHeader('Connection', Connection);
 }
 
 // An HTTP/2 server (node:http2, the TLS server of src/security/) has neither method: `close()` already sends
