@@ -3,13 +3,9 @@
  * writer and reader contracts, their pull channels, writers from common sources, and the RxJS face. See
  * README.md in this folder.
  */
-export { AttachmentStateError, AttachmentStreamError, AttachmentAbortedError } from './errors';
-export type {
-  AttachmentDataSourceWriter,
-  DataSourceIterator,
-  DataSourceIteratorCallback,
-} from './data-source';
-export { WriteHandle, type ChunkSink } from './write-handle';
+// what a browser may use too (one list: the client entry imports portable.ts alone)
+export * from './portable';
+// the Node side: pull channels, the Node-stream multipart/related codec, the generic multipart codec
 export {
   type ChunkChannel,
   type PartChannel,
@@ -19,26 +15,6 @@ export {
   partFromWriter,
   partsFromIterator,
 } from './channels';
-export { SingleAttachmentReader, type SingleAttachmentReaderCallback } from './single-attachment-reader';
-export { AttachmentReader, type AttachmentReaderCallback, attachmentIdOf } from './attachment-reader';
-export {
-  DEFAULT_CHUNK_SIZE,
-  type SyncInput,
-  writerFromBytes,
-  writerFromAsyncIterable,
-  writerFromSyncInput,
-  withContentType,
-  dataSourceIterator,
-} from './writers';
-export {
-  type RxAttachment,
-  writerChunks$,
-  attachmentChunks$,
-  attachments$,
-  consumeChunks,
-  toAsyncIterable,
-  writerFromObservable,
-} from './rx';
 export { type DemandSource, withDemand, demandSourceOf, DemandPuller } from './demand-stream';
 export {
   type RelatedPayload,
@@ -55,7 +31,6 @@ export {
   decodeRelated,
 } from './related/decoder';
 export { boundaryOf } from './related/content-type';
-export { newAttachmentId } from './attachment-id';
 export {
   type BufferedMultipartPart,
   MultipartFormatError,
@@ -70,6 +45,3 @@ export {
   readMultipart,
   writeMultipart,
 } from './multipart';
-export { AttachmentsBuilder } from './attachments-builder';
-export { type BlobLike, writerFromBlob } from './blob-writer';
-export { attachmentStream, attachmentStreams } from './web-streams';

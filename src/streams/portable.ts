@@ -1,7 +1,7 @@
 /**
  * The attachment streams without the Node-stream multipart codec: writers, readers, their pull channels
  * and the RxJS face, for `svc-framework/client` (`src/client/browser.ts`), which must not reach a Node
- * built-in. The package root exports all of `index.ts`.
+ * built-in. `index.ts` (the package root's) exports all of this and the Node-side rest.
  */
 export { AttachmentStateError, AttachmentStreamError, AttachmentAbortedError } from './errors';
 export type {
@@ -18,6 +18,7 @@ export {
   writerFromBytes,
   writerFromAsyncIterable,
   writerFromSyncInput,
+  withContentType,
   dataSourceIterator,
 } from './writers';
 export {
