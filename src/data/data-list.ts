@@ -167,8 +167,15 @@ export class DataList implements Iterable<DataValue> {
     );
   }
 
-  *[Symbol.iterator](): IterableIterator<DataValue> {
-    for (let i = 0; i < this[STORE].length; i++) yield this.peek(i);
+  [Symbol.iterator](): IterableIterator<DataValue> {
+    // an object rather than a generator: a third of the allocation (see data-map.ts EntryIterator)
+    let i = 0;
+    const it: IterableIterator<DataValue> = {
+      next: (): IteratorResult<DataValue> =>
+        i < this[STORE].length ? { value: this.peek(i++), done: false } : { value: undefined, done: true },
+      [Symbol.iterator]: () => it,
+    };
+    return it;
   }
 
   forEach(fn: (value: DataValue, index: number, list: this) => void): void {

@@ -24,7 +24,7 @@ import type { RecordTemplate } from '../templates';
 import { RequestBodyError } from '../resources/errors';
 import { batchLimitOf, batchParamOf, batchSizeOf, checkBatchSize } from '../resources/batch-limit';
 import { keyAsIs } from '../resources/key-types';
-import { PatchRequest, checkPatch } from '../resources/patch';
+import { PatchRequest } from '../resources/patch';
 import type { RouteResult } from './router';
 import { ITEMS_PER_STEP, type Steps, runNow } from '../resources/slices';
 import type {
@@ -180,8 +180,8 @@ function patchOf(route: RouteResult, data: DataValue, what: string): PatchReques
   if (!(data instanceof DataMap)) throw new RequestBodyError(`${what} must be {"patch":{...}}`);
   const patch = data.get('patch');
   if (patch === undefined) throw new RequestBodyError(`${what} must be {"patch":{...}}`);
-  checkPatch(patch);
-  return new PatchRequest(patch, route.resource.valueClass);
+  // the constructor checks the patch (checkPatch: a PatchError for anything but a well-formed map)
+  return new PatchRequest(patch as DataMap, route.resource.valueClass);
 }
 
 /** Typed batch keys of `ids`, and the items that did not decode. */

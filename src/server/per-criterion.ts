@@ -1,25 +1,21 @@
-import {
-  type Observable,
-  catchError,
-  defer,
-  from,
-  ignoreElements,
-  isObservable,
-  map,
-  mergeMap,
-  of,
-  toArray,
-} from 'rxjs';
-import { concat } from 'rxjs';
+import { Observable, type Subscription, isObservable, map, toArray } from 'rxjs';
 import { collected, isPromiseLike } from './handler-answer';
 import type { ResourceContext } from '../resources/request';
+import { SLICED_BATCH_SIZE, SLICE_BUDGET_MS, type SliceOwner, nextSlice } from '../resources/slices';
 
 /**
  * The per-criterion form of a batch finder (the brief's design card: "batch-finder criteria run as parallel
- * streams that merge into ordered per-criteria results"). Each criterion's handler answer becomes a stream
- * (a value, a promise, or the handler's own Observable of entities); `mergeMap` runs up to `concurrency` of
- * them at once, and each settles into the slot of its criterion, so the merged result is in request order
- * whatever order they finish in. Unsubscribing the result unsubscribes every running criterion.
+ * streams that merge into ordered per-criteria results"). Each criterion's handler answer (a value, a
+ * promise, or the handler's own Observable of entities) runs with at most `concurrency` of them pending at
+ * once, and each settles into the slot of its criterion, so the merged result is in request order whatever
+ * order they finish in. Unsubscribing the result unsubscribes every running criterion and starts no more.
+ *
+ * Written by hand rather than as `mergeMap` over the criteria: (1) a large batch (at least
+ * {@link SLICED_BATCH_SIZE} criteria) starts its criteria {@link SLICE_BUDGET_MS} at a time, each slice in
+ * its own event-loop turn (issue 22: 1 000 criteria answered synchronously ran in one piece, 12–29 ms in
+ * which no other request was served; bench/batch-stall.bench.ts), and (2) a criterion answered with a value
+ * or a promise costs no subscriber chain (RxJS's per-criterion operators were most of the framework's
+ * allocation in a 1 000-criterion request).
  */
 
 /** One criterion's outcome: its answer (a finder's), its error, or nothing found. */
@@ -38,19 +34,8 @@ const MISSING: CriterionOutcome = Object.freeze({ kind: 'missing' });
 /** A per-criterion handler as the pipeline calls it. */
 export type CriterionHandler = (criterion: unknown, params: unknown, ctx: ResourceContext) => unknown;
 
-/** One criterion's answer as a stream of one value: the collected entities, the page, or null. */
-function answerOf(
-  handler: CriterionHandler,
-  criterion: unknown,
-  params: unknown,
-  ctx: ResourceContext,
-): Observable<unknown> {
-  return defer(() => {
-    const out = handler(criterion, params, ctx);
-    if (isObservable(out)) return out.pipe(toArray(), map(collected));
-    if (isPromiseLike(out)) return from(out);
-    return of(out);
-  });
+function outcomeOf(v: unknown): CriterionOutcome {
+  return v === undefined || v === null ? MISSING : { kind: 'result', value: v };
 }
 
 /** Runs every criterion, at most `concurrency` at once; one value: the outcomes in request order. */
@@ -61,28 +46,116 @@ export function runPerCriterion(
   ctx: ResourceContext,
   concurrency: number,
 ): Observable<CriterionOutcomes> {
-  return defer(() => {
-    const outcomes: CriterionOutcome[] = new Array<CriterionOutcome>(criteria.length).fill(MISSING);
-    const all = from(criteria.keys()).pipe(
-      mergeMap(
-        (i) =>
-          answerOf(handler, criteria[i], params, ctx).pipe(
-            map((v): CriterionOutcome =>
-              v === undefined || v === null ? MISSING : { kind: 'result', value: v },
-            ),
-            catchError((error: unknown) => of<CriterionOutcome>({ kind: 'error', error })),
-            map((o) => {
-              outcomes[i] = o;
-              return o;
-            }),
-          ),
-        concurrency,
-      ),
-      ignoreElements(),
-    );
-    return concat(
-      all,
-      defer(() => of(new CriterionOutcomes(outcomes))),
-    );
+  return new Observable<CriterionOutcomes>((subscriber) => {
+    const n = criteria.length;
+    const outcomes: CriterionOutcome[] = new Array<CriterionOutcome>(n).fill(MISSING);
+    const running = new Set<Subscription>();
+    const sliced = n >= SLICED_BATCH_SIZE;
+    let next = 0;
+    let pending = 0;
+    let closed = false;
+    /** Waiting for the next slice's turn. */
+    let waiting = false;
+    /** Inside the loop of {@link pump}: an answer that arrives synchronously lets the loop go on. */
+    let pumping = false;
+    /**
+     * When the current slice ends. Shared by every pump of a turn: answers that are already-resolved
+     * promises call back in microtasks, which would otherwise chain through every criterion without a turn.
+     */
+    let sliceEnd = sliced ? performance.now() + SLICE_BUDGET_MS : Infinity;
+
+    const settle = (i: number, outcome: CriterionOutcome): void => {
+      outcomes[i] = outcome;
+    };
+    const finishOne = (): void => {
+      pending--;
+      if (!closed && !waiting && !pumping) pump();
+    };
+    const start = (i: number): void => {
+      let out: unknown;
+      try {
+        out = handler(criteria[i], params, ctx);
+      } catch (error) {
+        settle(i, { kind: 'error', error });
+        return;
+      }
+      if (isObservable(out)) {
+        pending++;
+        let done = false;
+        const holder: { subscription?: Subscription } = {};
+        const end = (): void => {
+          done = true;
+          if (holder.subscription !== undefined) running.delete(holder.subscription);
+          finishOne();
+        };
+        holder.subscription = out.pipe(toArray(), map(collected)).subscribe({
+          next: (v) => settle(i, outcomeOf(v)),
+          error: (error: unknown) => {
+            settle(i, { kind: 'error', error });
+            end();
+          },
+          complete: end,
+        });
+        if (!done) running.add(holder.subscription);
+        return;
+      }
+      if (isPromiseLike(out)) {
+        pending++;
+        out.then(
+          (v) => {
+            if (closed) return;
+            settle(i, outcomeOf(v));
+            finishOne();
+          },
+          (error: unknown) => {
+            if (closed) return;
+            settle(i, { kind: 'error', error });
+            finishOne();
+          },
+        );
+        return;
+      }
+      settle(i, outcomeOf(out));
+    };
+    const pump = (): void => {
+      pumping = true;
+      try {
+        while (!closed && next < n && pending < concurrency) {
+          if (performance.now() >= sliceEnd) {
+            // the rest in a later turn, after the I/O that waits (slices.ts); a gone client ends it there
+            waiting = true;
+            nextSlice(ctx as unknown as SliceOwner, 'batch finder criteria').then(
+              () => {
+                waiting = false;
+                sliceEnd = performance.now() + SLICE_BUDGET_MS;
+                if (!closed) pump();
+              },
+              (error: unknown) => {
+                waiting = false;
+                if (closed) return;
+                closed = true;
+                for (const s of running) s.unsubscribe();
+                subscriber.error(error);
+              },
+            );
+            return;
+          }
+          start(next++);
+        }
+      } finally {
+        pumping = false;
+      }
+      if (!closed && next === n && pending === 0) {
+        closed = true;
+        subscriber.next(new CriterionOutcomes(outcomes));
+        subscriber.complete();
+      }
+    };
+    pump();
+    return () => {
+      closed = true;
+      for (const s of running) s.unsubscribe();
+      running.clear();
+    };
   });
 }

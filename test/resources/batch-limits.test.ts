@@ -374,6 +374,39 @@ describe('a large batch is served in slices', () => {
     }
   });
 
+  it('runs the criteria of a large per-criterion batch finder over several turns, in request order', async () => {
+    // each criterion takes 20 µs of work (by the clock), so 1 000 take far longer than one slice: the event
+    // loop must turn between them (before, criteria answered at once all ran in one piece)
+    let turned = false;
+    let turnedBeforeLast: boolean | undefined;
+    const resource = items({
+      batchFinders: {
+        search: batchFinder.perCriterion(
+          { batchParam: 'criteria', params: { criteria: criteriaOf(PhotoCriteria) }, concurrency: 4 },
+          (c: PhotoCriteria) => {
+            const i = Number(c.getTitleContains());
+            if (i === 0) setImmediate(() => (turned = true));
+            if (i === 999) turnedBeforeLast = turned;
+            const until = performance.now() + 0.02;
+            while (performance.now() < until);
+            // every other criterion answers with a promise, so both kinds are sliced
+            const photo = [makePhoto(i + 1, `${i}`)];
+            return i % 2 === 0 ? photo : Promise.resolve(photo);
+          },
+        ),
+      },
+    });
+    server = await startServer({ resources: [resource] });
+    const form = `bq=search&criteria=List(${Array.from({ length: 1000 }, (_, i) => `(format:JPEG,titleContains:${i})`).join(',')})`;
+    const r = await server.request('POST', '/items', { headers: TUNNEL, raw: form });
+    expect(r.status).toBe(200);
+    expect(turnedBeforeLast).toBe(true);
+    const titles = (r.json.elements as Array<{ elements: Array<{ title: string }> }>).map(
+      (e) => e.elements[0]!.title,
+    );
+    expect(titles).toEqual(Array.from({ length: 1000 }, (_, i) => `${i}`));
+  });
+
   it('builds a large batch finder response in parts that read as one: results, errors and 404s in request order', async () => {
     const resource = items({
       batchFinders: {
