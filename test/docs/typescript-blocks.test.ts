@@ -34,7 +34,15 @@ beforeAll(() => {
   // the blocks that show a client generated from an interface description
   const generate = spawnSync(
     process.execPath,
-    ['-r', '@swc-node/register', 'src/cli/run.ts', 'generate', '--idl', 'examples/idl/snapshot', path.join(dir, 'idl')],
+    [
+      '-r',
+      '@swc-node/register',
+      'src/cli/run.ts',
+      'generate',
+      '--idl',
+      'examples/idl/snapshot',
+      path.join(dir, 'idl'),
+    ],
     { cwd: ROOT, encoding: 'utf8' },
   );
   if (generate.status !== 0) throw new Error(`svc generate --idl failed:\n${generate.stderr}`);
