@@ -91,7 +91,7 @@ describe('the TypeScript blocks of README.md, docs/ and the folder READMEs', () 
       strict: true,
       noEmit: true,
       target: ts.ScriptTarget.ES2022,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      lib: ['lib.es2022.d.ts'], // a Node project's: the browser block declares what it takes from the page
       module: ts.ModuleKind.ESNext,
       moduleResolution: ts.ModuleResolutionKind.Bundler,
       esModuleInterop: true,
