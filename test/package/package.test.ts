@@ -312,6 +312,16 @@ describe('docs/getting-started.md, with the packed package', () => {
   const page = blocksOf('docs/getting-started.md');
   let project: string | undefined;
 
+  /** Whether any process of the group `pgid` is left. */
+  function groupAlive(pgid: number): boolean {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Stands in for the page's `npm install` lines, in `dir`. */
   function installFromTarball(dir: string): void {
     const modules = path.join(dir, 'node_modules');
@@ -447,6 +457,9 @@ describe('docs/getting-started.md, with the packed package', () => {
       } finally {
         process.kill(-child.pid!, 'SIGTERM');
         await exited;
+        // npx exits before the runner it started has stopped its workers: wait for the whole group (bounded)
+        for (let i = 0; i < 200 && groupAlive(child.pid!); i++) await new Promise((r) => setTimeout(r, 50));
+        expect(groupAlive(child.pid!)).toBe(false);
       }
     },
     60_000,
