@@ -149,7 +149,7 @@ describe('the example service', () => {
   });
 });
 
-describe("the attachments recipe's scripts (docs/attachments.md)", () => {
+describe("the documented shell lines: the attachments recipe's scripts, examples/README.md's curl lines", () => {
   const work = tempDirs('svc-example-scripts-');
   const sample = path.join(ROOT, 'examples/data/sunrise.png');
 
@@ -201,6 +201,25 @@ describe("the attachments recipe's scripts (docs/attachments.md)", () => {
     const left = readdirSync(dir).filter((f) => f !== 'image.png');
     expect(left).toEqual([]);
   }, 30_000);
+
+  it("answers examples/README.md's curl lines as their comments say (2xx, or the 404 a line names)", () => {
+    const readme = readFileSync(path.join(ROOT, 'examples/README.md'), 'utf8');
+    const lines = readme.split('\n').filter((l) => l.startsWith('curl '));
+    expect(lines.length).toBeGreaterThanOrEqual(6);
+    const base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
+    const answers = lines.map((line) => {
+      const [command] = line.replaceAll('http://127.0.0.1:8080', base).split('    #');
+      const r = spawnSync('bash', ['-c', `${command!} -o /dev/null -w '%{http_code}'`], { encoding: 'utf8' });
+      return { line, exit: r.status, status: r.stdout };
+    });
+    expect(answers).toEqual(
+      lines.map((line) => ({
+        line,
+        exit: 0,
+        status: /# (\d{3}) /.exec(line)?.[1] ?? expect.stringMatching(/^2\d\d$/),
+      })),
+    );
+  });
 
   it('download.sh says so, exit 1, for a photo without an image', () => {
     const r = script('download.sh', ['1', path.join(work(), 'none.png')]);
