@@ -51,6 +51,7 @@ import { ReadonlyCollectionView, ReadonlySetView } from './views';
 const markMapLong = markMapLongImported;
 const dropMapMark = dropMapMarkImported;
 
+/** What a `DataMap` is made from: another map (copied), `[key, value]` pairs, or a plain object of data values. */
 export type DataMapInit =
   DataMap | Iterable<readonly [string, DataValue]> | { readonly [key: string]: DataValue };
 

@@ -9,5 +9,7 @@ import type { DataNull } from './data-null';
  * container.
  */
 export type DataPrimitive = number | bigint | boolean | string | ByteString | DataNull;
+/** The container data values: maps and lists. */
 export type DataComplex = DataMap | DataList;
+/** Any value a `DataMap` or `DataList` holds: a primitive or a container. */
 export type DataValue = DataPrimitive | DataComplex;

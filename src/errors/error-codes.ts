@@ -13,6 +13,7 @@ export interface ErrorCodeInfo {
   readonly summary: string;
 }
 
+/** Every stable `SVC_ERR_*` code, with the error class name and HTTP status it goes with (docs/errors.md). */
 export const ERROR_CODES = {
   SVC_ERR_DATA_READ_ONLY: {
     errorName: 'UnsupportedOperationException',
@@ -656,6 +657,7 @@ export const ERROR_CODES = {
   },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
+/** One of the stable error codes of {@link ERROR_CODES}. */
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** The error class names that carry the given code. */

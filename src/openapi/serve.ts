@@ -23,6 +23,7 @@ import { PAGE_CSP, pageAssets, pageHtml } from './docs-page';
 
 /** The default paths. */
 export const DEFAULT_OPENAPI_PATH = '/openapi.json';
+/** Where the documentation page is served by default, `/docs`. */
 export const DEFAULT_DOCS_PATH = '/docs';
 const MAX_CACHED_HOSTS = 16;
 

@@ -37,7 +37,7 @@ export function largeObjectBlobsMigration(version: number, table = 'svc_blobs'):
 /**
  * Blobs as PostgreSQL large objects, behind the queue's {@link BlobStore} interface (issue 27): any machine
  * that reaches the database reads an upload's bytes, with no shared volume. The behaviour of the file
- * store ({@link FileBlobStore}):
+ * store (`FileBlobStore`):
  *
  * | | how |
  * |---|---|

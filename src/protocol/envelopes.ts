@@ -175,6 +175,7 @@ export interface BatchGetResponse {
   readonly errors: Map<string, ErrorResponse>;
 }
 
+/** Reads a batch_get response body (`results`, `statuses`, `errors` by key). */
 export function readBatchGetResponse(body: DataValue | undefined): BatchGetResponse {
   const m = need(body, '');
   return {
@@ -217,11 +218,13 @@ export function batchUpdateResponse(r: BatchUpdateResult): DataMap {
     .set('errors', mapOf(r.errors, errorMap));
 }
 
+/** A batch update, partial update or delete response as a client reads it: statuses and errors by key. */
 export interface BatchUpdateResponse {
   readonly results: Map<string, UpdateStatus>;
   readonly errors: Map<string, ErrorResponse>;
 }
 
+/** Reads a batch update, partial update or delete response body. */
 export function readBatchUpdateResponse(body: DataValue | undefined): BatchUpdateResponse {
   const m = need(body, '');
   return {
@@ -277,6 +280,7 @@ export interface CreateStatusRead {
   readonly entity?: DataMap;
 }
 
+/** Reads a batch_create response body: one status (id, or error) per element, in request order. */
 export function readBatchCreateResponse(body: DataValue | undefined): CreateStatusRead[] {
   const m = need(body, '');
   return listField(m, 'elements', '')
@@ -519,6 +523,7 @@ export interface CollectionResponse {
   readonly metadata: DataMap | undefined;
 }
 
+/** Reads a finder or get_all response body: the elements, paging and metadata. */
 export function readCollectionResponse(body: DataValue | undefined): CollectionResponse {
   const m = need(body, '');
   const paging = m.get('paging');
@@ -585,6 +590,7 @@ export interface BatchFinderCriteriaResponse extends CollectionResponse {
   readonly error: ErrorResponse | undefined;
 }
 
+/** Reads a batch finder response body: one result (elements or error) per criterion, in request order. */
 export function readBatchFinderResponse(body: DataValue | undefined): BatchFinderCriteriaResponse[] {
   const m = need(body, '');
   return listField(m, 'elements', '')

@@ -25,6 +25,7 @@ export const CLIENT_PROTOCOL_VERSION = LATEST_PROTOCOL_VERSION.toString();
 
 /** The 1.0.0-protocol names of the id and error headers (the reference uses them for 1.0.0 requests). */
 export const LEGACY_ID_HEADER = 'X-LinkedIn-Id';
+/** The 1.0.0-protocol name of the header that marks an error response. */
 export const LEGACY_ERROR_RESPONSE_HEADER = 'X-LinkedIn-Error-Response';
 
 /** The protocol header names for one prefix, as written (canonical case). */

@@ -171,10 +171,12 @@ export class ComplexKey {
 /** Any resource key. */
 export type ResourceKey = SimpleKey | CompoundKey | ComplexKey;
 
+/** Whether a protocol key is a compound (association) key. */
 export function isCompoundKey(k: unknown): k is CompoundKey {
   return typeof k === 'object' && k !== null && (k as { keyKind?: unknown }).keyKind === 'compound';
 }
 
+/** Whether a protocol key is a complex key (a key record and its params). */
 export function isComplexKey(k: unknown): k is ComplexKey {
   return typeof k === 'object' && k !== null && (k as { keyKind?: unknown }).keyKind === 'complex';
 }

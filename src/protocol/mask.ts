@@ -17,7 +17,9 @@ export const MASK_POSITIVE = 1;
 export const MASK_NEGATIVE = 0;
 /** Every field of a map, every item of an array. */
 export const MASK_WILDCARD = '$*';
+/** In a projection mask, the index of the first array item kept (`tags:($start:2,$count:5)`). */
 export const MASK_START = '$start';
+/** In a projection mask, how many array items are kept from `$start` on. */
 export const MASK_COUNT = '$count';
 
 const INT_MAX = 2147483647;

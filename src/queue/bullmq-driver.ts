@@ -45,6 +45,7 @@ function load(): Engines {
   return engines;
 }
 
+/** Options of the BullMQ driver (`BullMqDriver`): the Redis connection, the queue name, locks. */
 export interface BullMqDriverOptions {
   /** A Redis URL (`redis://[:password@]host:port[/db]`) or ioredis options. Default `process.env.REDIS_URL`. */
   readonly connection?: string | RedisOptions;

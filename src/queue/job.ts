@@ -16,6 +16,7 @@ export type JsonObject = { readonly [k: string]: JsonValue };
  */
 export type JobState = 'WAITING' | 'ACTIVE' | 'DELAYED' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 
+/** Every job state, in lifecycle order. */
 export const JOB_STATES: readonly JobState[] = [
   'WAITING',
   'ACTIVE',

@@ -31,6 +31,7 @@ export interface ReplayReport {
   readonly differing: readonly ReplayedExchange[];
 }
 
+/** The default time `svc replay` allows each replayed request, in milliseconds. */
 export const DEFAULT_REPLAY_TIMEOUT_MS = 30_000;
 
 /**

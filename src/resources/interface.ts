@@ -789,6 +789,7 @@ export type Implementation<I> =
         ? ImplementedResource<I, 'simple', V, ImplementedMethods<never, V, M, Required<SimpleMethods<V>>>>
         : never;
 
+/** What `implement(interface, handlers)` gives: a resource definition typed as the inline form would be, which remembers its interface. */
 export interface ImplementedResource<I, Kind extends string, V extends RecordTemplate, M> {
   readonly kind: Kind;
   readonly name: string;
@@ -804,6 +805,7 @@ export interface ImplementedResource<I, Kind extends string, V extends RecordTem
   readonly [IMPLEMENTS]: ImplementationRecord<I>;
 }
 
+/** The link from an implementation to the interface it implements, and the handlers it was given. */
 export interface ImplementationRecord<I> {
   readonly interface: I;
   /** The handlers as given, for registration to compare with the interface (untyped callers). */

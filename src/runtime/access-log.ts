@@ -49,6 +49,7 @@ export interface AccessLogOptions {
   readonly requestIdHeader?: string;
 }
 
+/** The defaults of `createAccessLog`: standard output, 64 KiB blocks, flushed after 200 ms. */
 export const DEFAULT_ACCESS_LOG_OPTIONS = Object.freeze({ destination: 1, blockBytes: 65_536, flushMs: 200 });
 
 /** An access log: the observer for the server, and the flush the graceful shutdown calls. */

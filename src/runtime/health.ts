@@ -29,6 +29,7 @@ export interface HealthOptions {
   readonly checkTimeoutMs?: number;
 }
 
+/** The defaults of the health probes: their paths and how long a readiness check may take. */
 export const DEFAULT_HEALTH_OPTIONS = Object.freeze({
   livePath: '/health/live',
   readyPath: '/health/ready',

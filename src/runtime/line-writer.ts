@@ -17,6 +17,7 @@ export interface LineWriterOptions {
   readonly flushMs?: number;
 }
 
+/** A buffered, asynchronous writer of log lines to a file descriptor (see the module comment for why). */
 export class LineWriter {
   readonly #fd: number;
   readonly #ownsFd: boolean;

@@ -42,6 +42,7 @@ export interface LoadSheddingOptions {
   readonly warmupMs?: number;
 }
 
+/** The defaults of load shedding: the event-loop delay and heap use above which requests are refused. */
 export const DEFAULT_LOAD_SHEDDING = Object.freeze({
   maxEventLoopDelayMs: 50,
   maxHeapUsedRatio: 0.9,

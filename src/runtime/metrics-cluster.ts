@@ -28,6 +28,7 @@ export interface ClusterMetricsOptions {
   readonly path?: string;
 }
 
+/** The defaults of `serveClusterMetrics`: where the runner's primary serves every worker's metrics. */
 export const DEFAULT_CLUSTER_METRICS_OPTIONS = Object.freeze({
   port: 9464,
   host: '127.0.0.1',

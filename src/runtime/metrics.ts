@@ -43,6 +43,7 @@ export interface MetricsOptions {
   readonly exclude?: ExcludeOption;
 }
 
+/** The defaults of `createMetrics`: process metrics, the metric name prefix, the duration buckets. */
 export const DEFAULT_METRICS_OPTIONS = Object.freeze({
   processMetrics: true,
   prefix: 'svc_',

@@ -20,6 +20,7 @@ export interface RequestIdOptions {
   readonly echo?: boolean;
 }
 
+/** The header a request id is read from and answered in, `x-request-id`. */
 export const DEFAULT_REQUEST_ID_HEADER = 'x-request-id';
 
 /** An id taken as sent: 1 to 200 visible ASCII characters (no spaces: it goes into log lines and headers). */

@@ -47,6 +47,7 @@ export interface RunnerOptions {
   readonly onListening?: (address: { readonly address: string; readonly port: number }) => void;
 }
 
+/** The defaults of the multi-process runner: restart delays and how many crashes end it. */
 export const DEFAULT_RUNNER_OPTIONS = Object.freeze({
   restartDelayMs: 100,
   maxRestartDelayMs: 5000,

@@ -35,6 +35,7 @@ export interface GracefulShutdownOptions {
   readonly log?: (line: string) => void;
 }
 
+/** How long in-flight requests may take after SIGTERM before they are aborted, by default (30 s). */
 export const DEFAULT_SHUTDOWN_DEADLINE_MS = 30_000;
 
 /** A step run once the requests are over: close a queue, flush an exporter... */

@@ -34,12 +34,14 @@ import { renderValue } from './value-text';
 
 export type ValuePath = readonly (string | number)[];
 
+/** A problem with a schema default value: where in the value, and what. */
 export interface DefaultValueProblem {
   /** Where in the default value (map keys and list indexes); empty for the value itself. */
   readonly path: ValuePath;
   readonly message: string;
 }
 
+/** The result of checking a default value against its schema: the value in stored form, and its problems. */
 export interface DefaultValueCheck {
   /** The value in stored form (see the module comment); meaningful only without problems. */
   readonly value: DataValue;

@@ -19,6 +19,7 @@ export type RecordType = (typeof RecordType)[keyof typeof RecordType];
 export const FieldOrder = { ASCENDING: 'ascending', DESCENDING: 'descending', IGNORE: 'ignore' } as const;
 export type FieldOrder = (typeof FieldOrder)[keyof typeof FieldOrder];
 
+/** What a record field is made from: name, type, optionality, default, doc and properties. */
 export interface RecordFieldInit {
   readonly name: string;
   readonly type: DataSchema;

@@ -47,6 +47,7 @@ function stat(path: string): fs.Stats | undefined {
   }
 }
 
+/** Options of `SchemaResolver`. */
 export interface SchemaResolverOptions {
   /**
    * Directories searched for named schemas, in order; a string is split on `:`. The full name `a.b.Name`
@@ -311,6 +312,7 @@ interface SearchResult {
   notes: string[];
 }
 
+/** Options of `parseSchema`. */
 export interface ParseSchemaOptions {
   /** Directories searched for named schemas the text refers to (a string is split on `:`). */
   readonly resolverPath?: readonly string[] | string;

@@ -25,6 +25,7 @@ import type { UnionDataSchema, UnionMember } from './union-schema';
 import { inheritedPackage } from './schema-names';
 import { dataToJson } from './value-text';
 
+/** Options of writing a schema as JSON (`.pdsc`). */
 export interface SchemaJsonOptions {
   /** Spaces per indentation level; 0 (the default) writes compact JSON. */
   readonly indent?: number;

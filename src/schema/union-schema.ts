@@ -4,6 +4,7 @@ import { DataSchemaType } from './data-schema-type';
 import { ComplexDataSchema, type ComplexState } from './complex-schema';
 import { EQUALS, readOnlyProperties, STATE, type SeenPairs } from './internal';
 
+/** What a union member is made from: its type, alias, doc and properties. */
 export interface UnionMemberInit {
   readonly type: DataSchema;
   readonly alias?: string;

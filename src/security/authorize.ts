@@ -27,6 +27,7 @@ import { addRefusalHeaders } from './authenticate';
  */
 export type AccessRule = 'public' | 'authenticated' | ScopeRule | AccessFunction;
 
+/** An access rule by token contents: every scope listed, and at least one role listed. */
 export interface ScopeRule {
   /** Every one of these scopes. */
   readonly scopes?: readonly string[];

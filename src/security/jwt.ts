@@ -57,6 +57,7 @@ export interface JwtOptions {
  */
 export type TokenVerifier = (token: string) => Identity | Promise<Identity>;
 
+/** The JWT signature algorithms accepted unless configured otherwise (asymmetric ones only). */
 export const DEFAULT_JWT_ALGORITHMS: readonly string[] = Object.freeze([
   'RS256',
   'PS256',

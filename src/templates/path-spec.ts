@@ -9,6 +9,7 @@
 /** A class of path specs (a generated `*_Fields` class or an array/map spec): constructed from segments. */
 export type PathSpecClass<F extends PathSpec> = new (segments: readonly string[]) => F;
 
+/** A path into a record, for projections; generated `*_Fields` classes extend it (see the module comment). */
 export class PathSpec {
   /** The segment that stands for every item of an array or every value of a map. */
   static readonly WILDCARD = '$*';

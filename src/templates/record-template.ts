@@ -30,7 +30,7 @@ export interface RecordLike {
 const NO_DEFAULT: unique symbol = Symbol('no default');
 
 /**
- * One field of a generated record class: its name and the coercer of its type. Created by {@link field}.
+ * One field of a generated record class: its name and the coercer of its type. Created by `field()`.
  */
 export class FieldDef<T> {
   declare readonly name: string;
@@ -44,7 +44,7 @@ export class FieldDef<T> {
 
   /**
    * The field's value under `mode` (default {@link GetMode.STRICT}); see {@link GetMode}. Compiled for the
-   * field on its first call ({@link compileGetter}); the general path is {@link read}.
+   * field on its first call (`compileGetter`); the general path is {@link read}.
    */
   get: (record: RecordLike, mode?: GetMode) => T | undefined;
 

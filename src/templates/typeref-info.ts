@@ -5,6 +5,7 @@
 import type { TyperefDataSchema } from '../schema/typeref-schema';
 import type { SchemaRef } from './schema-registry';
 
+/** The typeref a generated class was named after; `typerefInfo()` of such a class returns it. */
 export class TyperefInfo {
   readonly #schema: SchemaRef<TyperefDataSchema>;
 

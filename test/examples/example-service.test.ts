@@ -3,8 +3,10 @@
  * port), and every `curl` line it prints run as printed (parsed and sent with fetch), each answering 2xx
  * with the body the line is about.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { tempDirs } from '../support/temp-dirs';
 
 const ROOT = path.join(__dirname, '../..');
 
@@ -144,5 +146,84 @@ describe('the example service', () => {
     expect(JSON.parse(body('addTag'))).toEqual({ value: 3 });
     expect(JSON.parse(body('q=byAlbum')).elements).toHaveLength(4);
     expect(body('application/x-pson').startsWith('#!PSON1\n')).toBe(true);
+  });
+});
+
+describe("the documented shell lines: the attachments recipe's scripts, examples/README.md's curl lines", () => {
+  const work = tempDirs('svc-example-scripts-');
+  const sample = path.join(ROOT, 'examples/data/sunrise.png');
+
+  /** Runs one of the example's shell scripts against the service, as the recipe does. */
+  function script(
+    name: string,
+    args: readonly string[],
+  ): { status: number | null; stdout: string; stderr: string } {
+    const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)![1]!;
+    const r = spawnSync('sh', [path.join(ROOT, 'examples', name), ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, PORT: port, BASE_URL: '', TMPDIR: work() },
+    });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  it('uploads an image with upload.sh, follows its job to COMPLETED and downloads it with download.sh', async () => {
+    const up = script('upload.sh', [sample, 'Sunrise "at" sea', 'PNG']);
+    expect([up.status, up.stderr]).toEqual([0, '']);
+    const created = JSON.parse(up.stdout) as {
+      id: number;
+      title: string;
+      status: string;
+      processingJob: string;
+    };
+    expect(created).toMatchObject({ title: 'Sunrise "at" sea', status: 'PENDING' });
+    // the job, as the recipe follows it (GET /jobs/<id>), bounded
+    const base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
+    let state = '';
+    for (let i = 0; i < 200 && state !== 'COMPLETED' && state !== 'FAILED'; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 50));
+      const job = await fetch(`${base}/jobs/${created.processingJob}`, {
+        headers: { 'X-Svc-Protocol-Version': '2.0.0' },
+      });
+      state = ((await job.json()) as { state: string }).state;
+    }
+    expect(state).toBe('COMPLETED');
+    const dir = work();
+    const down = script('download.sh', [String(created.id), path.join(dir, 'image.png')]);
+    expect([down.status, down.stderr]).toEqual([0, '']);
+    expect(JSON.parse(down.stdout)).toMatchObject({
+      id: created.id,
+      status: 'READY',
+      image: expect.stringMatching(/^cid:/),
+    });
+    expect(readFileSync(path.join(dir, 'image.png'))).toEqual(readFileSync(sample));
+    // the scripts' temporary files are gone
+    const left = readdirSync(dir).filter((f) => f !== 'image.png');
+    expect(left).toEqual([]);
+  }, 30_000);
+
+  it("answers examples/README.md's curl lines as their comments say (2xx, or the 404 a line names)", () => {
+    const readme = readFileSync(path.join(ROOT, 'examples/README.md'), 'utf8');
+    const lines = readme.split('\n').filter((l) => l.startsWith('curl '));
+    expect(lines.length).toBeGreaterThanOrEqual(6);
+    const base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)![1]!;
+    const answers = lines.map((line) => {
+      const [command] = line.replaceAll('http://127.0.0.1:8080', base).split('    #');
+      const r = spawnSync('bash', ['-c', `${command!} -o /dev/null -w '%{http_code}'`], { encoding: 'utf8' });
+      return { line, exit: r.status, status: r.stdout };
+    });
+    expect(answers).toEqual(
+      lines.map((line) => ({
+        line,
+        exit: 0,
+        status: /# (\d{3}) /.exec(line)?.[1] ?? expect.stringMatching(/^2\d\d$/),
+      })),
+    );
+  });
+
+  it('download.sh says so, exit 1, for a photo without an image', () => {
+    const r = script('download.sh', ['1', path.join(work(), 'none.png')]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^photo 1 has no image to download \(yet\): \{"title":/);
   });
 });

@@ -4,12 +4,14 @@
  * Each runs as its own process, as a user starts it.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createExampleApp } from '../../examples/app';
-import { exampleBaseUrl } from '../../examples/client';
+import { SAMPLE_IMAGE, exampleBaseUrl } from '../../examples/client';
 import { listenFailureMessage, portFrom } from '../../examples/server';
+import { tempDirs } from '../support/temp-dirs';
 
 const ROOT = path.join(__dirname, '../..');
 
@@ -20,11 +22,14 @@ interface Run {
 }
 
 /** Runs an example script from sources, as the README says to, with extra environment variables. */
+const downloads = tempDirs('svc-example-downloads-');
+
 function runExample(script: string, env: Readonly<Record<string, string>>): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', script], {
       cwd: ROOT,
-      env: { ...process.env, BASE_URL: '', ...env },
+      // the client saves the image it downloads there (a directory of this file's, removed after it)
+      env: { ...process.env, BASE_URL: '', DOWNLOAD_DIR: downloads(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -105,6 +110,12 @@ describe('the example client', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('photo 1: Sunrise over the bay (JPEG)\n');
     expect(r.stdout).toContain('album 404: 404 ');
+    // it uploads the sample image from disk, follows the photo to READY and downloads the image to a file
+    expect(r.stdout).toMatch(/^uploaded photo \d+: PENDING, job [\w-]+$/m);
+    expect(r.stdout).toMatch(/^photo \d+ is READY$/m);
+    const saved = /^downloaded cid:\S+ \(attachment \S+\) to (.+)$/m.exec(r.stdout);
+    expect(saved).not.toBeNull();
+    expect(readFileSync(saved![1]!)).toEqual(readFileSync(SAMPLE_IMAGE));
   }, 30_000);
 
   it('calls BASE_URL when it is set, whatever PORT says', async () => {

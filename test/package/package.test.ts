@@ -7,10 +7,11 @@
  * neither read nor written. The consumer is a sibling directory whose node_modules/svc-framework links to
  * the staged package, as an installed package would sit there.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { blocksOf } from '../docs/doc-blocks';
 
 const ROOT = path.join(__dirname, '../..');
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
@@ -22,6 +23,18 @@ let stage: string;
 /** The staged package: the repository's files and a dist/ built from them. */
 let pkg: string;
 let consumer: string;
+/** The packed package (`npm pack`) and the files it holds. */
+let tarball: string;
+let packedFiles: string[];
+
+/** npm as the tests run it: never asking the registry (no update check, no audit). */
+const NPM_ENV = {
+  ...process.env,
+  npm_config_update_notifier: 'false',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_offline: 'true',
+};
 
 /** Copies the files git sees in the repository (tracked, or new and not ignored) into `to`. */
 function copyRepository(to: string): void {
@@ -53,6 +66,16 @@ beforeAll(() => {
   );
   if (build.status !== 0)
     throw new Error(`tsc -p tsconfig.build.json failed:\n${build.stdout}${build.stderr}`);
+  // the tarball npm would publish (packed once: the file list below and the getting-started project use it)
+  const pack = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', stage], {
+    cwd: pkg,
+    encoding: 'utf8',
+    env: NPM_ENV,
+  });
+  if (pack.status !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
+  const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  packedFiles = packed!.files.map((f) => f.path);
+  tarball = path.join(stage, packed!.filename);
   consumer = path.join(stage, 'consumer');
   fs.mkdirSync(path.join(consumer, 'node_modules'), { recursive: true });
   fs.symlinkSync(pkg, path.join(consumer, 'node_modules/svc-framework'), 'dir');
@@ -71,13 +94,7 @@ function node(args: readonly string[]): { status: number | null; stdout: string;
 
 describe('the packed package', () => {
   it('holds the compiled code, the command, the sources its maps point at, the docs, and no tests', () => {
-    const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: pkg,
-      encoding: 'utf8',
-    });
-    expect(r.status).toBe(0);
-    const [packed] = JSON.parse(r.stdout) as Array<{ files: Array<{ path: string }> }>;
-    const files = packed!.files.map((f) => f.path);
+    const files = packedFiles;
     for (const f of [
       'package.json',
       'README.md',
@@ -277,6 +294,173 @@ describe('a consumer of the package', () => {
       expect(r.stdout).toContain(`${path.join(pkg, 'dist/index.d.ts')}\n`);
       expect(r.stdout).not.toContain('error TS');
       expect(r.status).toBe(0);
+    },
+    60_000,
+  );
+});
+
+/**
+ * docs/getting-started.md, done as a new user would, from the page's own blocks (a page that drifts from
+ * the package fails here): its shell blocks run in order in a fresh folder, its `<!-- file: ... -->` blocks
+ * are written where they say, then each `<!-- start -->` command is started and the `<!-- request -->`
+ * blocks are run against it. The one step not run as written is `npm install`: the tests never reach the
+ * registry, so the install is done as npm lays it out: the tarball unpacked into
+ * node_modules/svc-framework (its `bin` linked into node_modules/.bin), the dependencies (and the page's
+ * dev dependencies, typescript and @types/node) linked from the repository's node_modules.
+ */
+describe('docs/getting-started.md, with the packed package', () => {
+  const page = blocksOf('docs/getting-started.md');
+  let project: string | undefined;
+
+  /** Whether any process of the group `pgid` is left. */
+  function groupAlive(pgid: number): boolean {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stands in for the page's `npm install` lines, in `dir`. */
+  function installFromTarball(dir: string): void {
+    const modules = path.join(dir, 'node_modules');
+    if (fs.existsSync(path.join(modules, 'svc-framework'))) return;
+    fs.mkdirSync(path.join(modules, 'svc-framework'), { recursive: true });
+    const untar = spawnSync('tar', [
+      '-xzf',
+      tarball,
+      '-C',
+      path.join(modules, 'svc-framework'),
+      '--strip-components=1',
+    ]);
+    if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr.toString()}`);
+    for (const entry of fs.readdirSync(path.join(ROOT, 'node_modules'))) {
+      if (entry.startsWith('.')) continue;
+      fs.symlinkSync(path.join(ROOT, 'node_modules', entry), path.join(modules, entry), 'dir');
+    }
+    const bin = path.join(modules, '.bin');
+    fs.mkdirSync(bin);
+    for (const name of fs.readdirSync(path.join(ROOT, 'node_modules/.bin'))) {
+      fs.symlinkSync(fs.realpathSync(path.join(ROOT, 'node_modules/.bin', name)), path.join(bin, name));
+    }
+    fs.chmodSync(path.join(modules, 'svc-framework/bin/svc.js'), 0o755);
+    fs.symlinkSync('../svc-framework/bin/svc.js', path.join(bin, 'svc'));
+  }
+
+  /** Runs shell text in `cwd`; returns the directory it ends in (the page's first block `cd`s). */
+  function shell(code: string, cwd: string): string {
+    const r = spawnSync('bash', ['-euo', 'pipefail', '-c', `${code}\necho "::cwd::$(pwd)"`], {
+      cwd,
+      encoding: 'utf8',
+      env: NPM_ENV,
+    });
+    if (r.status !== 0) throw new Error(`${code}\nfailed (${String(r.status)}):\n${r.stdout}${r.stderr}`);
+    return /::cwd::(.*)\n$/.exec(r.stdout)![1]!;
+  }
+
+  it('builds the project the page describes', () => {
+    let cwd = fs.mkdtempSync(path.join(stage, 'getting-started-'));
+    const steps: string[] = [];
+    for (const block of page) {
+      if (block.marker?.startsWith('file: ')) {
+        const file = path.join(cwd, block.marker.slice('file: '.length));
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, block.code);
+        steps.push(`file ${block.marker.slice('file: '.length)}`);
+      } else if (block.lang === 'sh' && block.marker === undefined) {
+        let pending: string[] = [];
+        for (const line of block.code.split('\n')) {
+          if (/^npm install\b/.test(line)) {
+            if (pending.join('').trim() !== '') cwd = shell(pending.join('\n'), cwd);
+            pending = [];
+            installFromTarball(cwd);
+            steps.push(`install (${line})`);
+          } else pending.push(line);
+        }
+        if (pending.join('').trim() !== '') cwd = shell(pending.join('\n'), cwd);
+        steps.push(`run ${block.code.split('\n')[0]}`);
+      }
+    }
+    expect(steps).toEqual(
+      expect.arrayContaining([
+        'install (npm install svc-framework fastify@5)',
+        'run npx svc generate src/generated schemas',
+        'file src/resources.ts',
+        'run npm run build',
+      ]),
+    );
+    expect(fs.existsSync(path.join(cwd, 'src/generated/com/example/notes/Note.ts'))).toBe(true);
+    expect(fs.existsSync(path.join(cwd, 'dist/client.js'))).toBe(true);
+    project = cwd;
+  }, 180_000);
+
+  const starts = page.filter((b) => b.marker === 'start');
+  const requests = page.filter((b) => b.marker === 'request');
+
+  it('has three ways to start the service and requests to send it', () => {
+    expect(starts.map((b) => b.code.trim())).toEqual([
+      'node dist/server.js',
+      'node dist/standalone.js',
+      'npx svc serve dist/resources.js --workers 2',
+    ]);
+    expect(requests.length).toBe(2);
+  });
+
+  it.each(starts.map((b) => [b.code.trim()]))(
+    'answers the requests when started with `%s`',
+    async (command) => {
+      expect(project).toBeDefined();
+      const child = spawn('bash', ['-c', `exec ${command}`], {
+        cwd: project,
+        env: { ...NPM_ENV, PORT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true, // its own process group: the runner's workers are stopped with it
+      });
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      try {
+        let output = '';
+        const port = await new Promise<string>((resolve, reject) => {
+          const seen = (d: Buffer): void => {
+            output += d.toString();
+            const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+            if (m !== null) resolve(m[1]!);
+          };
+          child.stdout.on('data', seen);
+          child.stderr.on('data', seen);
+          child.once('exit', (code) =>
+            reject(new Error(`${command} exited with ${String(code)}:\n${output}`)),
+          );
+        });
+        // the curl lines against every server; the typed client (a process loading the whole package)
+        // against the first only, to keep the file's time down
+        const sent = command === starts[0]!.code.trim() ? requests : requests.slice(0, 1);
+        const answers = sent.map((b) => {
+          const code = b.code.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`);
+          const r = spawnSync('bash', ['-euo', 'pipefail', '-c', code], {
+            cwd: project,
+            encoding: 'utf8',
+            env: { ...NPM_ENV, PORT: port },
+          });
+          return { code: b.code, status: r.status, stdout: r.stdout, stderr: r.stderr };
+        });
+        expect(answers.map((a) => [a.status, a.stderr])).toEqual(answers.map(() => [0, '']));
+        // the curl lines: a get, the finder's page, and the created note
+        expect(answers[0]!.stdout).toContain('{"title":"Welcome","tags":["intro"],"id":1}');
+        expect(answers[0]!.stdout).toContain('"elements":[{"title":"Welcome","tags":["intro"],"id":1}]');
+        expect(answers[0]!.stdout).toMatch(/\{"title":"Buy milk","tags":\["home"\],"id":\d+\}/);
+        // the typed client
+        if (sent.length > 1)
+          expect(answers[1]!.stdout).toMatch(
+            /^created note \d+\nnote 1: Welcome\ntagged intro: Welcome\nnote 999: 404 Requested entity not found: get\n$/,
+          );
+      } finally {
+        process.kill(-child.pid!, 'SIGTERM');
+        await exited;
+        // npx exits before the runner it started has stopped its workers: wait for the whole group (bounded)
+        for (let i = 0; i < 200 && groupAlive(child.pid!); i++) await new Promise((r) => setTimeout(r, 50));
+        expect(groupAlive(child.pid!)).toBe(false);
+      }
     },
     60_000,
   );

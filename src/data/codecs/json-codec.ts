@@ -13,6 +13,7 @@ import { writeJson } from './json-writer';
 import { utf8ErrorOffset } from './utf8';
 import { utf8Bytes, utf8Length } from '../bytes';
 
+/** The media type of JSON bodies, `application/json`. */
 export const JSON_CONTENT_TYPE = 'application/json';
 
 /** Options of {@link JsonCodec}. */

@@ -87,6 +87,7 @@ export const COMPAT_KINDS = {
   MAX_BATCH_SIZE_TURN_OFF_VALIDATION: 'compatible',
 } as const satisfies Record<string, CompatClass>;
 
+/** The kind of a change the compatibility checker reports (a key of `COMPAT_KINDS`, which classifies each). */
 export type CompatKind = keyof typeof COMPAT_KINDS;
 
 /** Who reads data of a type: the server (request), the client (response), or both. */
