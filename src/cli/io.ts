@@ -35,6 +35,24 @@ export function withCliIo<T>(io: CliIo, fn: () => Promise<T>): Promise<T> {
   return current.run(io, fn);
 }
 
+let pipeHandled = false;
+
+/**
+ * When the CLI writes to the process's own streams: a reader that stops reading (`svc serve --help | head`)
+ * closes the pipe, and Node reports the next write as an unhandled EPIPE error with a stack. The output was
+ * wanted no further, so the process ends quietly (exit 0), as `git log | head` does.
+ */
+export function endQuietlyOnClosedPipe(): void {
+  if (pipeHandled || current.getStore() !== undefined) return;
+  pipeHandled = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
+}
+
 /** The streams of the run in progress. */
 export function cliIo(): CliIo {
   return current.getStore() ?? PROCESS_IO;

@@ -12,7 +12,7 @@ import { serveCommand } from './commands/serve';
 import { idlCommand } from './commands/idl';
 import { openapiCommand } from './commands/openapi';
 import { replayCommand } from './commands/replay';
-import { writeError, writeOutput } from './io';
+import { endQuietlyOnClosedPipe, writeError, writeOutput } from './io';
 
 /** The `svc` program; each layer adds its subcommand here. */
 export function buildProgram(): Command {
@@ -49,6 +49,7 @@ function version(): string {
 
 /** Runs the CLI and returns the exit code: 0 ok, 1 invalid input, 2 usage or schema error. */
 export async function main(argv: readonly string[]): Promise<number> {
+  endQuietlyOnClosedPipe();
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

@@ -3,6 +3,7 @@
  * pipes, usage errors on standard error. The command tables run in process (runCliInProcess); this file
  * keeps the process entry itself covered, one spawn per behaviour.
  */
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { runCli } from '../support/run-cli';
 
@@ -32,5 +33,19 @@ describe('svc as a process', () => {
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(message);
     expect(res.stdout.length).toBe(0);
+  });
+
+  it('ends quietly (exit 0, nothing on stderr) when its reader closes the pipe: `svc serve --help | head -1`', async () => {
+    const child = spawn(
+      process.execPath,
+      ['-r', '@swc-node/register', join(__dirname, '../../src/cli/run.ts'), 'serve', '--help'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    // the reader is gone before the first write: every write meets a closed pipe (EPIPE)
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 });
