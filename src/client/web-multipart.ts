@@ -185,7 +185,7 @@ class WebMultipartReader {
         this.#buf = this.#buf.subarray(at);
         return chunk;
       }
-      const safe = this.#buf.byteLength - delimiter.length + 1;
+      const safe = this.#undecided();
       if (safe > 0) {
         const chunk = this.#buf.subarray(0, safe);
         this.#buf = this.#buf.subarray(safe);
@@ -193,6 +193,23 @@ class WebMultipartReader {
       }
       if (!(await this.#fill())) throw malformed('The body ends before the close delimiter!');
     }
+  }
+
+  /**
+   * Where the buffer's undecided tail starts: the bytes from there on may begin the delimiter (they are a
+   * prefix of it), so they wait for more; everything before is body. Holding back only such a tail (not
+   * always a delimiter's length) lets a reader have every byte the server has sent.
+   */
+  #undecided(): number {
+    const buf = this.#buf;
+    const delimiter = this.#delimiter;
+    for (let i = Math.max(0, buf.byteLength - delimiter.length + 1); i < buf.byteLength; i++) {
+      if (buf[i] !== CR) continue;
+      let k = 1;
+      while (i + k < buf.byteLength && buf[i + k] === delimiter[k]) k++;
+      if (i + k === buf.byteLength) return i;
+    }
+    return buf.byteLength;
   }
 
   /** The current part's whole body, refused over `limit` bytes. */
