@@ -12,3 +12,14 @@ export * from '../templates';
 export * from '../resources/portable';
 export * from '../streams/portable';
 export { SvcError, isSvcError, type ErrorCode } from '../errors';
+// the schema classes generated classes name in their types (`schema(): RecordDataSchema`), as types only, so
+// that generated code type-checks against this entry in a browser project (test/package/package.test.ts)
+export type { DataSchema } from '../schema/data-schema';
+export type { NamedDataSchema } from '../schema/named-schema';
+export type { ArrayDataSchema } from '../schema/array-schema';
+export type { EnumDataSchema } from '../schema/enum-schema';
+export type { FixedDataSchema } from '../schema/fixed-schema';
+export type { MapDataSchema } from '../schema/map-schema';
+export type { RecordDataSchema, RecordField } from '../schema/record-schema';
+export type { TyperefDataSchema } from '../schema/typeref-schema';
+export type { UnionDataSchema } from '../schema/union-schema';

@@ -18,7 +18,7 @@ import {
   maskFromPaths,
   methodHeaderValue,
 } from '../protocol';
-import type { AttachmentSources } from '../streams';
+import type { AttachmentSources } from '../streams/related/encoder';
 import { ClientOptionsError, RequestBuildError } from './errors';
 import {
   type ClientOptions,

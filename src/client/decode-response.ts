@@ -20,7 +20,7 @@ import {
 } from '../protocol';
 import { ResponseDecodingError, ServiceResponseError } from './errors';
 import { KeyMap } from './key-map';
-import type { AttachmentReader } from '../streams';
+import type { AttachmentReader } from '../streams/attachment-reader';
 import type { ResolvedClientOptions } from './options';
 import type { RequestDescription } from './request-description';
 import type {

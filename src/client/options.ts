@@ -16,7 +16,7 @@ import {
   protocolHeaderNames,
   isHttpToken,
 } from '../protocol';
-import type { Readable } from 'node:stream';
+import type { NodeReadable } from '../streams/node-readable';
 import type { HttpRequest } from './build-request';
 import { ClientOptionsError, UnsupportedProtocolVersionError } from './errors';
 import type { RawResponse } from './transport';
@@ -71,7 +71,7 @@ export interface FetchResponseLike {
    * attachments are read from it as they arrive. Optional: without it, such a response is read whole
    * (bounded by `maxResponseBytes`) and then split.
    */
-  stream?(): Readable;
+  stream?(): NodeReadable;
 }
 
 /** What the client asks of a fetch implementation; Node's global `fetch` and undici's fit. */
@@ -82,7 +82,7 @@ export interface FetchInit {
    * The body: bytes, or a request with attachments: a Node stream, sent as it is produced (the Node
    * platform), or a `Blob` of the message's parts (the web platform; see `web-platform.ts`).
    */
-  body?: Uint8Array | Readable | Blob;
+  body?: Uint8Array | NodeReadable | Blob;
   /** Set with a stream body, as the WHATWG `fetch` requires. */
   duplex?: 'half';
   signal: AbortSignal;

@@ -1,4 +1,4 @@
-import type { AttachmentSources } from '../streams';
+import type { AttachmentSources } from '../streams/related/encoder';
 import type { DataList, DataMap, DataValue } from '../data';
 import type { KeySpec, MaskPath, ResourceKey } from '../protocol';
 

@@ -2,7 +2,7 @@ import type { DataMap, JsValue } from '../data';
 import type { ResourceKey } from '../protocol';
 import type { KeyType } from '../resources/key-types';
 import type { AttachmentsParam } from '../resources/attachments-param';
-import type { AttachmentSources } from '../streams';
+import type { AttachmentSources } from '../streams/related/encoder';
 import type { AssocKeyParam, CriteriaParam, OptionalParam } from '../resources/params';
 import type { Observable } from 'rxjs';
 import type { ValueType } from '../resources/value-types';

@@ -1,7 +1,7 @@
 import { Data, DataMap, type DataValue } from '../data';
 import { CompoundKey, type ResourceKey, type SimpleKey, encodeKeyForBody } from '../protocol';
 import type { KeyType } from '../resources/key-types';
-import type { AttachmentSources } from '../streams';
+import type { AttachmentSources } from '../streams/related/encoder';
 import type { ValueType } from '../resources/value-types';
 import { iterate } from './build-request';
 import { decodeResponse, withAttachmentAccessors } from './decode-response';

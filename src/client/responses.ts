@@ -1,5 +1,5 @@
 import type { DataMap, DataValue } from '../data';
-import type { AttachmentReader } from '../streams';
+import type { AttachmentReader } from '../streams/attachment-reader';
 import type { CollectionMetadata, ErrorResponse, ResourceKey } from '../protocol';
 import type { ResponseHeaders } from './errors';
 import type { KeyMap } from './key-map';

@@ -10,6 +10,7 @@ import { WriteHandle } from '../streams/write-handle';
 import type { HttpRequest } from './build-request';
 import type { FetchInit, FetchLike, FetchResponseLike } from './options';
 import type { ClientPlatform, RelatedRequestBody, RelatedResponseParts } from './platform';
+import { readRelatedStream } from './web-multipart';
 
 /**
  * The platform's own `fetch` as the client's transport (browsers, Deno, Bun, workers; Node's global fetch
@@ -140,15 +141,18 @@ function collectIterator(iterator: DataSourceIterator): Promise<Array<[string, U
 }
 
 /**
- * A `multipart/related` response, read whole (bounded by `maxResponseBytes`) and then split: the first part
- * is the body, the others an {@link AttachmentReader} over bytes in memory. (Node reads them from the
- * socket as they arrive; a streaming multipart parser over web streams is not written yet.)
+ * A `multipart/related` response. From a response with a web stream `body` (the platform's `fetch`), the
+ * attachments stream in as they arrive (`web-multipart.ts`); from any other fetch implementation, it is read
+ * whole (bounded by `maxResponseBytes`) and then split, the attachments an {@link AttachmentReader} over
+ * bytes in memory.
  */
 async function readRelated(
   response: FetchResponseLike,
   contentType: string,
   limit: number,
 ): Promise<RelatedResponseParts> {
+  const stream = (response as { body?: unknown }).body;
+  if (isWebStream(stream)) return readRelatedStream(stream, boundaryOf(contentType), limit);
   const bytes = new Uint8Array(await response.arrayBuffer());
   if (bytes.byteLength > limit) throw new AttachmentStreamError(`the response is over ${limit} bytes`);
   const parts = splitMultipart(bytes, boundaryOf(contentType));
@@ -163,6 +167,14 @@ async function readRelated(
       ? {}
       : { attachments: new AttachmentReader(partsFromIterator(dataSourceIterator(writers))) }),
   };
+}
+
+function isWebStream(body: unknown): body is ReadableStream<Uint8Array> {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as { getReader?: unknown }).getReader === 'function'
+  );
 }
 
 function idOf(headers: ReadonlyMap<string, string>): string {

@@ -1,4 +1,4 @@
-import type { AttachmentReader } from '../streams';
+import type { AttachmentReader } from '../streams/attachment-reader';
 
 /**
  * Declaring that a method takes request attachments (brief, "Server API for attachments": one parameter

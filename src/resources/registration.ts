@@ -6,7 +6,7 @@ import {
   type ResourceMethod,
   isServiceError,
 } from '../protocol';
-import type { RecordDataSchema } from '../schema';
+import type { RecordDataSchema } from '../schema/record-schema';
 import type { RecordTemplate } from '../templates';
 import type { ResourceDefinition } from './definition';
 import { type DefinitionLocation, ResourceDefinitionError } from './errors';

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import type { NodeReadable } from '../streams/node-readable';
 import type { Observable } from 'rxjs';
 import type { DataMap } from '../data';
 import type { Paging, ProtocolVersion, ResourceMethod } from '../protocol';
@@ -36,7 +36,7 @@ export interface ResourceRequest {
    * The body as a stream, for bodies the HTTP layer does not buffer (`multipart/related`: attachments are
    * read as they arrive); the pipeline decodes it before routing. Undefined otherwise.
    */
-  readonly bodyStream?: Readable;
+  readonly bodyStream?: NodeReadable;
   /**
    * Values filters attach for later stages and handlers (e.g. an attachment reader); keys are symbols or
    * namespaced strings. Handlers read them as `ctx.attributes`.
@@ -97,7 +97,7 @@ export interface EncodedResponse {
    * A body written as a stream instead (a `multipart/related` response with attachments, pulled by the
    * socket); `body` is then undefined.
    */
-  readonly stream?: Readable;
+  readonly stream?: NodeReadable;
 }
 
 /** A logger (fastify's pino logger fits). */

@@ -1,4 +1,5 @@
-import { type AttachmentSources, AttachmentsBuilder } from '../streams';
+import { AttachmentsBuilder } from '../streams/attachments-builder';
+import type { AttachmentSources } from '../streams/related/encoder';
 
 /**
  * The attachments a handler sends with its response (brief, "Server API for attachments"): built with

@@ -30,6 +30,7 @@ export {
   listenOn,
   svcRequestListener,
 } from './node-http';
+export { type SvcCorsOptions, type CorsHandler, corsHandler, defaultExposedHeaders } from './cors';
 export {
   type SvcServerOptions,
   type SvcFastifyServerOptions,

@@ -20,6 +20,7 @@ import {
 import type { EncodedResponse, ResourceRequest, SvcLogger } from '../resources/request';
 import type { ResourcePipeline } from './pipeline';
 import { DEFAULT_SERVER_TIMEOUTS, svcClientErrorHandler } from './server-options';
+import { type SvcCorsOptions, corsHandler } from './cors';
 
 /**
  * The resource server without fastify: the same pipeline, filters and wire behaviour as `svcPlugin`, run
@@ -42,6 +43,11 @@ export interface SvcHttpServerOptions extends SvcPluginOptions {
   readonly prefix?: string;
   /** Where the pipeline logs (unexpected errors, 5xx). Default: nothing is logged. */
   readonly logger?: SvcLogger;
+  /**
+   * Cross-origin calls from web pages (preflights answered 204 before any resource; see cors.ts and
+   * src/client/README.md, "CORS"). Default: none (no CORS header is written).
+   */
+  readonly cors?: SvcCorsOptions;
 }
 
 /** A request listener serving resources, with the pipeline it runs. */
@@ -66,7 +72,7 @@ const SILENT: SvcLogger = Object.freeze({
 export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestListener {
   if (typeof options !== 'object' || options === null)
     throw new SvcPluginOptionsError('options', 'must be an object');
-  const { prefix: prefixOption, logger: loggerOption, ...pluginOptions } = options;
+  const { prefix: prefixOption, logger: loggerOption, cors: corsOption, ...pluginOptions } = options;
   const prefix = prefixOption ?? '';
   if (typeof prefix !== 'string' || (prefix !== '' && (!prefix.startsWith('/') || prefix.endsWith('/'))))
     throw new SvcPluginOptionsError(
@@ -83,6 +89,7 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
     resolved.headers.names.prefix,
     pluginOptions.openapi,
   );
+  const cors = corsOption === undefined ? undefined : corsHandler(corsOption, resolved.headers.names.prefix);
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
@@ -129,6 +136,9 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
       req.resume();
       return;
     }
+    // a preflight is answered before anything else (it carries no credential); other requests of an
+    // allowed origin go on with the CORS headers set
+    if (cors !== undefined && cors(req, res)) return;
     // once authentication is configured, the documentation needs a credential too, as OPTIONS does
     if (
       documentation(req, res, path, () => {
@@ -261,8 +271,11 @@ function respond(res: ServerResponse, out: EncodedResponse | Promise<EncodedResp
   else write(res, out);
 }
 
+// Vary adds to what is set (CORS's `Vary: Origin` and compression's `Vary: Accept-Encoding` both hold)
 const setResponseHeader = (res: ServerResponse, name: string, value: string): unknown =>
-  res.setHeader(name, value);
+  name.length === 4 && name.toLowerCase() === 'vary' && res.hasHeader('vary')
+    ? res.appendHeader('vary', value)
+    : res.setHeader(name, value);
 
 /** Writes an encoded response: headers and body in one write when the body is text (one syscall). */
 function write(res: ServerResponse, out: EncodedResponse): void {
@@ -340,7 +353,7 @@ export function createSvcServer(options: SvcHttpServerOptions, timeouts: SvcServ
   const log = options.logger ?? SILENT;
   answerExpectations(server, listener.pipeline, log);
   answerHalfClosedRequests(server);
-  const { prefix: _prefix, logger: _logger, resources: _resources, ...errorOptions } = options;
+  const { prefix: _prefix, logger: _logger, cors: _cors, resources: _resources, ...errorOptions } = options;
   server.on('clientError', svcClientErrorHandler(errorOptions));
   return server;
 }

@@ -3,8 +3,17 @@
  * writer and reader contracts, their pull channels, writers from common sources, and the RxJS face. See
  * README.md in this folder.
  */
+import type { Readable } from 'node:stream';
+
 // what a browser may use too (one list: the client entry imports portable.ts alone)
 export * from './portable';
+export type { NodeReadable } from './node-readable';
+
+declare module './node-readable' {
+  /** On Node (the package root is loaded), Node's `Readable`: see node-readable.ts. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the heritage is the point
+  interface NodeReadable extends Readable {}
+}
 // the Node side: pull channels, the Node-stream multipart/related codec, the generic multipart codec
 export {
   type ChunkChannel,

@@ -3,7 +3,7 @@
  *
  * Each generated module embeds the canonical JSON of its own named schema, with every other named schema
  * written by full name only (`schemaToJson(schema, { namedByReference: true })`), and registers it here at
- * load time. Nothing is parsed then: a schema is parsed on first use, by one resolver over the registered
+ * load time. Nothing is parsed then: a schema is parsed on first use, by the JSON schema parser over the registered
  * texts, so each named schema is parsed once per process and shared by every class that refers to it
  * (`Photo.schema().getField('exif').getType() === new Exif().schema()`), and modules that refer to each
  * other (records that contain each other, in cycles of any length) load in any order. A generated module
@@ -13,43 +13,49 @@
  * One registry per process (per copy of the package): registering the same name twice with the same text
  * is a no-op (two generated trees sharing schemas), with another text a {@link TemplateSchemaException}.
  */
-// node:path on Node, `/` paths in a browser (svc-framework/client): see schema/paths.ts
-import { PATHS as nodePath } from '../schema/paths';
 import { ArrayDataSchema } from '../schema/array-schema';
 import type { DataSchema } from '../schema/data-schema';
 import { MapDataSchema } from '../schema/map-schema';
 import type { NamedDataSchema } from '../schema/named-schema';
 import { primitiveSchema, type PrimitiveDataSchema } from '../schema/primitive-schemas';
 import { RecordDataSchema } from '../schema/record-schema';
-import { SchemaResolver, type SchemaFileSystem } from '../schema/schema-resolver';
+import { SchemaParseError } from '../schema/schema-parse-error';
+import { ParseSession, parseSource, type ParseHost } from '../schema/schema-parser';
 import { UnionDataSchema } from '../schema/union-schema';
 import { TemplateSchemaException } from './errors';
 
-/** The directory the registry's resolver reads; no file is ever read from disk. */
-const ROOT = nodePath.resolve('/__svc_registered_schemas__');
-
-function pathOf(fullName: string): string {
-  return nodePath.join(ROOT, ...fullName.split('.')) + '.pdsc';
-}
-
-/** Registered schema texts, parsed on demand by one resolver. */
+/**
+ * Registered schema texts, parsed on demand.
+ *
+ * The texts are `.pdsc` JSON written by codegen, so the registry drives the JSON parser's sessions itself
+ * (as `SchemaResolver` does for files) instead of going through a resolver: a resolver would bring the PDL
+ * parser and file lookup into every page that uses a generated class (`svc-framework/client`; see
+ * `bench/client-size.bench.ts`), and a registered name needs no search path.
+ */
 export class SchemaRegistry {
   readonly #texts = new Map<string, string>();
-  readonly #byPath = new Map<string, string>();
-  readonly #resolver: SchemaResolver;
+  /** Parsed named schemas by full name (each text is parsed once). */
+  readonly #bindings = new Map<string, NamedDataSchema>();
+  /** The names whose text the current session has read (a text is read once per session, as a file is). */
+  readonly #read = new Set<string>();
+  readonly #host: ParseHost;
 
   constructor() {
-    const files: SchemaFileSystem = {
-      readFile: (path) => {
-        const text = this.#byPath.get(nodePath.resolve(path));
-        if (text === undefined) throw new Error(`no schema is registered for ${path}`);
-        return text;
+    this.#host = {
+      lookup: (fullName) => this.#bindings.get(fullName),
+      bind: (fullName, schema, session) => {
+        this.#bindings.set(fullName, schema);
+        session.boundNames.push(fullName);
       },
-      isFile: (path) => this.#byPath.has(nodePath.resolve(path)),
-      isDirectory: (path) => nodePath.resolve(path) === ROOT,
-      readDir: () => [],
+      load: (fullName, session) => {
+        const text = this.#texts.get(fullName);
+        if (text === undefined || this.#read.has(fullName)) return undefined;
+        this.#read.add(fullName);
+        parseSource(session, text, `${fullName} (registered)`);
+        return this.#bindings.get(fullName);
+      },
+      describeSearch: () => ' (no generated module registered it)',
     };
-    this.#resolver = new SchemaResolver({ resolverPath: [ROOT], fileSystem: files });
   }
 
   /**
@@ -67,7 +73,6 @@ export class SchemaRegistry {
       );
     }
     this.#texts.set(fullName, text);
-    this.#byPath.set(pathOf(fullName), text);
   }
 
   /** True when a text is registered for `fullName`. */
@@ -81,8 +86,15 @@ export class SchemaRegistry {
    *   registered, or does not parse.
    */
   resolve(fullName: string): NamedDataSchema {
+    const bound = this.#bindings.get(fullName);
+    if (bound !== undefined) return bound;
     try {
-      return this.#resolver.resolve(fullName);
+      const found = this.#parse(fullName);
+      if (found !== undefined) return found;
+      throw new SchemaParseError(
+        [{ path: '', message: `schema "${fullName}" was not found: no generated module registered it` }],
+        'SVC_ERR_SCHEMA_NOT_FOUND',
+      );
     } catch (err) {
       throw new TemplateSchemaException(
         `The schema ${fullName} of a generated class cannot be resolved from the registered schemas ` +
@@ -90,6 +102,23 @@ export class SchemaRegistry {
         'SVC_ERR_TEMPLATE_SCHEMA_MISSING',
         { cause: err },
       );
+    }
+  }
+
+  /** One parse session, as the resolver runs them: structure, names, checks; undone on any problem. */
+  #parse(fullName: string): NamedDataSchema | undefined {
+    const session = new ParseSession(this.#host);
+    try {
+      const found = this.#host.load(fullName, session);
+      session.resolveReferences();
+      session.finalize();
+      if (session.problemCount > 0) throw new SchemaParseError(session.problems());
+      return found;
+    } catch (err) {
+      for (const name of session.boundNames) this.#bindings.delete(name);
+      throw err;
+    } finally {
+      this.#read.clear();
     }
   }
 }

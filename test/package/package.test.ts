@@ -66,6 +66,9 @@ beforeAll(() => {
   );
   if (build.status !== 0)
     throw new Error(`tsc -p tsconfig.build.json failed:\n${build.stdout}${build.stderr}`);
+  // the rest of `npm run build`: the ES module build of the client entry
+  const esm = spawnSync(process.execPath, ['scripts/build-client-esm.mjs'], { cwd: pkg, encoding: 'utf8' });
+  if (esm.status !== 0) throw new Error(`build-client-esm.mjs failed:\n${esm.stdout}${esm.stderr}`);
   // the tarball npm would publish (packed once: the file list below and the getting-started project use it)
   const pack = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', stage], {
     cwd: pkg,
@@ -159,7 +162,12 @@ describe('the packed package', () => {
     };
     expect(manifest.exports).toEqual({
       '.': { types: './dist/index.d.ts', default: './dist/index.js' },
-      './client': { types: './dist/client/browser.d.ts', default: './dist/client/browser.js' },
+      // the client entry as an ES module for `import` (bundlers, <script type=module>), CommonJS for require
+      './client': {
+        import: { types: './dist/esm/client.d.mts', default: './dist/esm/client.mjs' },
+        types: './dist/client/browser.d.ts',
+        default: './dist/client/browser.js',
+      },
       // PostgreSQL support on a subpath of its own, so that services without a database never load `pg`
       './postgres': { types: './dist/postgres/index.d.ts', default: './dist/postgres/index.js' },
       './package.json': './package.json',
@@ -216,6 +224,81 @@ describe('a consumer of the package', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`file://${path.join(pkg, 'dist/index.js')} {"a":1} function\n`);
   });
+
+  it("import('svc-framework/client') loads the ES module build of the client entry", () => {
+    const r = node([
+      '--input-type=module',
+      '-e',
+      "const c = await import('svc-framework/client');" +
+        "console.log(import.meta.resolve('svc-framework/client'), typeof c.createResourceClient, c.clientPlatform().name)",
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`file://${path.join(pkg, 'dist/esm/client.mjs')} function web\n`);
+    // one module: nothing of the CommonJS build (and no Node built-in) is loaded
+    const code = fs.readFileSync(path.join(pkg, 'dist/esm/client.mjs'), 'utf8');
+    expect(code.match(/\brequire\(|from ["']node:/g)).toBeNull();
+  });
+
+  it('type-checks a browser project (no Node types, DOM lib) against the client entry and generated classes', () => {
+    // the example's interfaces and generated classes, which import 'svc-framework', mapped to the client
+    // entry's declarations as a browser project maps it (src/client/README.md, "In the browser")
+    const dir = fs.mkdtempSync(path.join(consumer, 'browser-'));
+    fs.cpSync(path.join(ROOT, 'examples/src/main/generated'), path.join(dir, 'src/main/generated'), {
+      recursive: true,
+    });
+    fs.copyFileSync(path.join(ROOT, 'examples/interfaces.ts'), path.join(dir, 'interfaces.ts'));
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          lib: ['dom', 'es2022'],
+          types: [],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          paths: { 'svc-framework': ['./node_modules/svc-framework/dist/client/browser.d.ts'] },
+        },
+        files: ['page.ts'],
+      }),
+    );
+    fs.symlinkSync(path.join(consumer, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    fs.writeFileSync(
+      path.join(dir, 'page.ts'),
+      [
+        "import { attachmentStreams, createResourceClient, writerFromBlob } from 'svc-framework/client';",
+        "import { exampleInterfaces } from './interfaces';",
+        "import { Photo } from './src/main/generated/com/example/photos/Photo';",
+        "import { PhotoFormat } from './src/main/generated/com/example/photos/PhotoFormat';",
+        'const api = createResourceClient({ baseUrl: location.origin }, exampleInterfaces);',
+        'export async function run(file: Blob, signal: AbortSignal): Promise<string[]> {',
+        '  const got = await api.photos.get(1, { signal, acceptResponseAttachments: true });',
+        '  const out: string[] = [got.entity.getTitle()];',
+        '  const reader = got.getAttachmentReader();',
+        '  if (reader !== undefined)',
+        '    for await (const { id, stream } of attachmentStreams(reader))',
+        '      out.push(`${id}: ${(await new Response(stream).blob()).size}`);',
+        '  const page = await api.photos.finders.titleAndOrFormat({ format: PhotoFormat.JPEG }, { count: 2 });',
+        "  const photo = new Photo().setTitle('t').setFormat(PhotoFormat.PNG).setImage('cid:f');",
+        "  const created = await api.photos.create(photo, { attachments: [writerFromBlob('f', file)] });",
+        '  return [...out, String(page.elements.length), String(created.id)];',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const r = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--listFiles'],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    expect(r.stdout.split('\n').filter((line) => line.includes('error TS'))).toEqual([]);
+    expect(r.status).toBe(0);
+    // through the exports map's import condition, and without a declaration of Node's
+    expect(r.stdout).toContain(`${path.join(pkg, 'dist/esm/client.d.mts')}\n`);
+    expect(r.stdout).not.toContain('@types/node');
+  }, 60_000);
 
   it('cannot reach into dist/ past the exports map', () => {
     const r = node(['-e', "require('svc-framework/dist/data/index.js')"]);

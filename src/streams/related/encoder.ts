@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { NodeReadable } from '../node-readable';
 import type { AttachmentDataSourceWriter, DataSourceIterator } from '../data-source';
 import { AttachmentAbortedError, AttachmentStreamError, asError } from '../errors';
 import { dataSourceIterator } from '../writers';
@@ -18,7 +19,7 @@ export interface RelatedMessage {
   readonly contentType: string;
   readonly boundary: string;
   /** The body, produced as the consumer reads it: the current attachment writes only while it wants data. */
-  readonly body: Readable;
+  readonly body: NodeReadable;
 }
 
 /** What attachments a message carries: writers (each one attachment) and data source iterators (several). */

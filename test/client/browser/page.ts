@@ -15,6 +15,7 @@ import { Photo } from '../../../examples/src/main/generated/com/example/photos/P
 import { PhotoCriteria } from '../../../examples/src/main/generated/com/example/photos/PhotoCriteria';
 import { PhotoFormat } from '../../../examples/src/main/generated/com/example/photos/PhotoFormat';
 import { PhotoStatus } from '../../../examples/src/main/generated/com/example/photos/PhotoStatus';
+import { HALF_BYTES, probesInterface } from './probe-interface';
 
 /** What the page's requests looked like on the wire, for the test to check tunnelling and media types. */
 const wire: Array<{ method: string; override?: string; contentType?: string; answered?: string }> = [];
@@ -143,4 +144,66 @@ function abortRelay(): Promise<string> {
   return relay!.outcome;
 }
 
-(globalThis as Record<string, unknown>).svcPage = { calls, startRelay, relayOutcome, abortRelay };
+/** The probe finder that never answers, and the controller that cancels it. */
+let hang: { controller: AbortController; outcome: Promise<string> } | undefined;
+
+function startHang(probeUrl: string): void {
+  const controller = new AbortController();
+  const api = createResourceClient({ baseUrl: probeUrl }, { probes: probesInterface });
+  const outcome = api.probes.finders.hang({}, { signal: controller.signal }).then(
+    () => 'answered',
+    (err: unknown) => `rejected: ${(err as Error).name}`,
+  );
+  hang = { controller, outcome };
+}
+
+function abortHang(): Promise<string> {
+  hang!.controller.abort(new DOMException('the user left', 'AbortError'));
+  return hang!.outcome;
+}
+
+/** The probe download, read as a web stream: how much came before the server was let go, and in all. */
+let download:
+  { reader: ReadableStreamDefaultReader<Uint8Array>; early: number; title: string; id: string } | undefined;
+
+/** Starts the download and reads its attachment until the first half has come (the server holds the rest). */
+async function startDownload(probeUrl: string): Promise<{ title: string; id: string; early: number }> {
+  const api = createResourceClient({ baseUrl: probeUrl }, { probes: probesInterface });
+  const got = await api.probes.get(1, { acceptResponseAttachments: true });
+  const next = await attachmentStreams(got.getAttachmentReader()!).next();
+  const { id, stream } = next.value!;
+  const reader = stream.getReader();
+  let early = 0;
+  while (early < HALF_BYTES) {
+    const r = await reader.read();
+    if (r.done) break;
+    // only As can have come: the Bs are written once the test releases them
+    if (r.value.some((b: number) => b !== 0x41)) throw new Error('a byte of the second half came early');
+    early += r.value.byteLength;
+  }
+  download = { reader, early, title: got.entity.getTitle(), id };
+  return { title: download.title, id, early };
+}
+
+/** Reads the rest of the download (after the test released it). */
+async function finishDownload(): Promise<{ total: number; last: number }> {
+  const d = download!;
+  let total = d.early;
+  let last = 0;
+  for (let r = await d.reader.read(); !r.done; r = await d.reader.read()) {
+    total += r.value.byteLength;
+    last = r.value[r.value.byteLength - 1]!;
+  }
+  return { total, last };
+}
+
+(globalThis as Record<string, unknown>).svcPage = {
+  calls,
+  startRelay,
+  relayOutcome,
+  abortRelay,
+  startHang,
+  abortHang,
+  startDownload,
+  finishDownload,
+};
