@@ -40,7 +40,7 @@ module.exports = {
       ...project,
       displayName: 'http2',
       testMatch: [
-        '<rootDir>/test/resources/{attachments,batch-finder,compression,header-families,malformed,wire}.test.ts',
+        '<rootDir>/test/resources/{attachments,batch-finder,compression,header-families,malformed,tunneling-wire,wire}.test.ts',
       ],
       setupFiles: ['<rootDir>/test/support/http2-env.ts'],
     },
