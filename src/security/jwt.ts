@@ -62,7 +62,13 @@ export interface JwtOptions {
  * Verifies a bearer token: its identity (synchronously when it is known already), or a rejection (the
  * reason is jose's, for logs only).
  */
-export type TokenVerifier = (token: string) => Identity | Promise<Identity>;
+export type TokenVerifier = ((token: string) => Identity | Promise<Identity>) & {
+  /**
+   * The identity of a token verified and remembered already, or undefined (then call the verifier). Lets
+   * authentication answer a remembered `Bearer <token>` before parsing the header (jwtVerifier's own).
+   */
+  readonly cached?: (token: string) => Identity | undefined;
+};
 
 export const DEFAULT_JWT_ALGORITHMS: readonly string[] = Object.freeze([
   'RS256',
@@ -137,17 +143,34 @@ interface TokenCacheOptions {
 }
 
 /**
- * `verify` with a bounded LRU memory of the tokens it admitted. A hit answers synchronously (no promise per
- * request: pipeline.ts keeps such a request on its synchronous path); concurrent first uses of one token
- * share one verification; a refusal is not remembered.
+ * `verify` with a bounded memory of the tokens it admitted. A hit answers synchronously (no promise per
+ * request: pipeline.ts keeps such a request on its synchronous path) and costs one map lookup: a hit only
+ * marks its entry as used, and eviction gives used entries a second chance (the CLOCK approximation of
+ * least-recently-used), since moving the entry to the map's end on every hit (delete and set) cost more
+ * than the rest of the lookup (profiled). Concurrent first uses of one token share one verification; a
+ * refusal is not remembered.
  */
 function cachingVerifier(
   verify: (token: string) => Promise<Identity>,
   options: TokenCacheOptions,
 ): TokenVerifier {
-  // a Map iterates in insertion order: re-inserting on a hit keeps the least recently used first
-  const cache = new Map<string, { readonly identity: Identity; readonly until: number }>();
+  interface Entry {
+    readonly identity: Identity;
+    readonly until: number;
+    used: boolean;
+  }
+  // a Map iterates in insertion order: the oldest entries (or those re-queued longest ago) come first
+  const cache = new Map<string, Entry>();
   const pending = new Map<string, Promise<Identity>>();
+  const evictOne = (): void => {
+    // at most one pass over used entries, each re-queued once with its mark cleared
+    for (const [token, entry] of cache) {
+      cache.delete(token);
+      if (!entry.used || entry.until <= Date.now()) return;
+      entry.used = false;
+      cache.set(token, entry);
+    }
+  };
   const remember = (token: string, identity: Identity): Identity => {
     const now = Date.now();
     const exp = identity.claims.exp;
@@ -156,20 +179,24 @@ function cachingVerifier(
     const until = Math.min(now + options.ttlMs, expiry);
     if (until > now) {
       cache.delete(token);
-      if (cache.size >= options.size) cache.delete(cache.keys().next().value!);
-      cache.set(token, { identity, until });
+      if (cache.size >= options.size) evictOne();
+      cache.set(token, { identity, until, used: false });
     }
     return identity;
   };
-  return (token) => {
+  const cached = (token: string): Identity | undefined => {
     const hit = cache.get(token);
-    if (hit !== undefined) {
-      cache.delete(token);
-      if (hit.until > Date.now()) {
-        cache.set(token, hit);
-        return hit.identity;
-      }
+    if (hit === undefined) return undefined;
+    if (hit.until > Date.now()) {
+      hit.used = true;
+      return hit.identity;
     }
+    cache.delete(token);
+    return undefined;
+  };
+  const verifier = (token: string): Identity | Promise<Identity> => {
+    const hit = cached(token);
+    if (hit !== undefined) return hit;
     const inFlight = pending.get(token);
     if (inFlight !== undefined) return inFlight;
     const out = verify(token).then(
@@ -185,6 +212,7 @@ function cachingVerifier(
     pending.set(token, out);
     return out;
   };
+  return Object.assign(verifier, { cached });
 }
 
 function identityOfPayload(payload: JWTPayload, rolesClaim: string): Identity {
