@@ -31,6 +31,19 @@ module.exports = {
       ],
       setupFiles: ['<rootDir>/test/support/node-server-env.ts'],
     },
+    // The wire-behaviour tests again over TLS and HTTP/2 (test/resources/support/http.ts speaks HTTP/2 on
+    // one session per server under SVC_TEST_PROTOCOL=h2): what HTTP/2 changes is framing (no chunked
+    // encoding, no Connection headers, a stream's end instead of a length, flow control), so the files whose
+    // cases are about the wire run here, not every resource test. Cases about HTTP/1.1 framing itself
+    // (raw sockets) are `itHttp1` and skipped here.
+    {
+      ...project,
+      displayName: 'http2',
+      testMatch: [
+        '<rootDir>/test/resources/{attachments,batch-finder,compression,header-families,malformed,tunneling-wire,wire}.test.ts',
+      ],
+      setupFiles: ['<rootDir>/test/support/http2-env.ts'],
+    },
   ],
   // Generates test/generated/ (the data templates of the schema trees the tests use) before any test runs.
   globalSetup: '<rootDir>/scripts/jest-global-setup.ts',

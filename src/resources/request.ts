@@ -68,10 +68,22 @@ export interface RequestSocket {
 export interface ConnectionEvents {
   /** True once the response was written completely (a close then is no disconnect). */
   readonly writableFinished: boolean;
+  /** True once the response was ended (`end()` called); see {@link responseCompleted}. */
+  readonly writableEnded?: boolean;
   /** True once the connection closed. */
   readonly destroyed: boolean;
   once(event: 'close', listener: () => void): unknown;
   off(event: 'close', listener: () => void): unknown;
+}
+
+/**
+ * Whether the response was written whole (a close then is no disconnect). `writableFinished` alone does not
+ * say so over HTTP/2: Node's compatibility response (Node 20) reports it true once its stream closed, also
+ * when the client reset the stream before any answer, so the handler of a request the client abandoned
+ * was never cancelled. A response is complete only if it was ended too.
+ */
+export function responseCompleted(connection: ConnectionEvents): boolean {
+  return connection.writableFinished && connection.writableEnded !== false;
 }
 
 /** A response before encoding: status, headers and the body as data (undefined for no body). */

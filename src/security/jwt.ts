@@ -41,13 +41,20 @@ export interface JwtOptions {
   /** For `jwksUrl`: the `https.Agent` to fetch it with (a private CA's trust, a proxy). Default Node's global one. */
   readonly jwksAgent?: Agent;
   /**
-   * Tokens verified recently are remembered (the token text → its identity) for up to this many ms, never
-   * past their `exp`, so a client reusing its token costs a map lookup instead of a signature check
-   * (`npm run bench -- security`). 0 turns it off. Default 60 000 (a key withdrawn from the key set stops
-   * admitting its tokens within a minute).
+   * Tokens verified recently are remembered (the token text → its identity) for up to this many ms, so a
+   * client reusing its token costs a map lookup instead of a signature check (`npm run bench -- security`).
+   * A remembered token is admitted only while jose would still admit it: never past its `exp` plus the
+   * clock skew; `nbf` was passed when it was verified, and stays passed. Failures are never remembered (a
+   * token refused before its `nbf`, or before the key set had its key, is verified afresh next time).
+   * The trade-off: a key withdrawn from the key set keeps admitting the tokens already remembered for up to
+   * this long, so with `jwksUrl` it is capped at `jwksCacheMaxAgeMs` (a rotation is then noticed by the
+   * remembered tokens no later than by jose's key set cache). 0 turns it off. Default 60 000.
    */
   readonly cacheTtlMs?: number;
-  /** Most tokens remembered. Default 10 000. */
+  /**
+   * Most tokens remembered; the least recently used goes first. Default 10 000 (an entry holds the
+   * token text and its frozen identity: ~2 KB, so ~20 MB at most).
+   */
   readonly cacheSize?: number;
 }
 
@@ -55,7 +62,13 @@ export interface JwtOptions {
  * Verifies a bearer token: its identity (synchronously when it is known already), or a rejection (the
  * reason is jose's, for logs only).
  */
-export type TokenVerifier = (token: string) => Identity | Promise<Identity>;
+export type TokenVerifier = ((token: string) => Identity | Promise<Identity>) & {
+  /**
+   * The identity of a token verified and remembered already, or undefined (then call the verifier). Lets
+   * authentication answer a remembered `Bearer <token>` before parsing the header (jwtVerifier's own).
+   */
+  readonly cached?: (token: string) => Identity | undefined;
+};
 
 /** The JWT signature algorithms accepted unless configured otherwise (asymmetric ones only). */
 export const DEFAULT_JWT_ALGORITHMS: readonly string[] = Object.freeze([
@@ -111,33 +124,96 @@ export function jwtVerifier(options: JwtOptions): TokenVerifier {
     requiredClaims: ['exp'],
   };
   const rolesClaim = options.rolesClaim ?? 'roles';
-  const cache = new Map<string, { identity: Identity; until: number }>();
-
   const verify = async (token: string): Promise<Identity> => {
     const { payload } = await jwtVerify(token, key as KeyLike, verifyOptions);
     return identityOfPayload(payload, rolesClaim);
   };
-  if (ttl === 0 || size === 0) return verify;
+  // a remembered token must not outlive the key set it was checked against (key rotation, see cacheTtlMs)
+  const keySetAge = options.jwksUrl === undefined ? Infinity : (options.jwksCacheMaxAgeMs ?? 600_000);
+  const lifetime = Math.min(ttl, keySetAge);
+  if (lifetime === 0 || size === 0) return verify;
+  return cachingVerifier(verify, { ttlMs: lifetime, size, toleranceMs: tolerance * 1000 });
+}
+
+/** Options of {@link cachingVerifier}. */
+interface TokenCacheOptions {
+  readonly ttlMs: number;
+  readonly size: number;
+  /** The clock skew jose allows past `exp`, ms. */
+  readonly toleranceMs: number;
+}
+
+/**
+ * `verify` with a bounded memory of the tokens it admitted. A hit answers synchronously (no promise per
+ * request: pipeline.ts keeps such a request on its synchronous path) and costs one map lookup: a hit only
+ * marks its entry as used, and eviction gives used entries a second chance (the CLOCK approximation of
+ * least-recently-used), since moving the entry to the map's end on every hit (delete and set) cost more
+ * than the rest of the lookup (profiled). Concurrent first uses of one token share one verification; a
+ * refusal is not remembered.
+ */
+function cachingVerifier(
+  verify: (token: string) => Promise<Identity>,
+  options: TokenCacheOptions,
+): TokenVerifier {
+  interface Entry {
+    readonly identity: Identity;
+    readonly until: number;
+    used: boolean;
+  }
+  // a Map iterates in insertion order: the oldest entries (or those re-queued longest ago) come first
+  const cache = new Map<string, Entry>();
+  const pending = new Map<string, Promise<Identity>>();
+  const evictOne = (): void => {
+    // at most one pass over used entries, each re-queued once with its mark cleared
+    for (const [token, entry] of cache) {
+      cache.delete(token);
+      if (!entry.used || entry.until <= Date.now()) return;
+      entry.used = false;
+      cache.set(token, entry);
+    }
+  };
   const remember = (token: string, identity: Identity): Identity => {
     const now = Date.now();
-    const exp = typeof identity.claims.exp === 'number' ? identity.claims.exp * 1000 : now;
-    const until = Math.min(now + ttl, exp);
+    const exp = identity.claims.exp;
+    // jwtVerify requires exp; a token admitted within the skew past it is admitted until the skew ends
+    const expiry = typeof exp === 'number' ? exp * 1000 + options.toleranceMs : now;
+    const until = Math.min(now + options.ttlMs, expiry);
     if (until > now) {
-      // oldest first out: a Map iterates in insertion order
-      if (cache.size >= size) cache.delete(cache.keys().next().value!);
-      cache.set(token, { identity, until });
+      cache.delete(token);
+      if (cache.size >= options.size) evictOne();
+      cache.set(token, { identity, until, used: false });
     }
     return identity;
   };
-  return (token) => {
+  const cached = (token: string): Identity | undefined => {
     const hit = cache.get(token);
-    if (hit !== undefined) {
-      // a hit costs no promise: the request path stays synchronous (pipeline.ts)
-      if (hit.until > Date.now()) return hit.identity;
-      cache.delete(token);
+    if (hit === undefined) return undefined;
+    if (hit.until > Date.now()) {
+      hit.used = true;
+      return hit.identity;
     }
-    return verify(token).then((identity) => remember(token, identity));
+    cache.delete(token);
+    return undefined;
   };
+  const verifier = (token: string): Identity | Promise<Identity> => {
+    const hit = cached(token);
+    if (hit !== undefined) return hit;
+    const inFlight = pending.get(token);
+    if (inFlight !== undefined) return inFlight;
+    const out = verify(token).then(
+      (identity) => {
+        pending.delete(token);
+        return remember(token, identity);
+      },
+      (err: unknown) => {
+        pending.delete(token);
+        throw err;
+      },
+    );
+    pending.set(token, out);
+    return out;
+  };
+  return Object.assign(verifier, { cached });
 }
 
 function identityOfPayload(payload: JWTPayload, rolesClaim: string): Identity {

@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { type SvcHttpServerOptions, svcRequestListener } from '../server/node-http';
-import { answerExpectations } from '../server/http-adapter';
+import { answerExpectations, answerHalfClosedRequests } from '../server/http-adapter';
 import type { FastifyHttp2SecureOptions } from 'fastify';
 import { DEFAULT_SERVER_TIMEOUTS, type SvcServerOptions, svcServerOptions } from '../server/server-options';
 import { SecurityOptionsError } from './errors';
@@ -109,6 +109,7 @@ export function createSvcSecureServer(
     server.setTimeout(DEFAULT_SERVER_TIMEOUTS.connectionTimeout);
     server.on('timeout', (socket: Socket) => socket.destroy());
     answerExpectations(server, listener.pipeline, log);
+    answerHalfClosedRequests(server);
     return server;
   }
   // the compatibility API's request and response fit what the listener uses of node:http's (url, method,
@@ -119,6 +120,8 @@ export function createSvcSecureServer(
   );
   server.setTimeout(DEFAULT_SERVER_TIMEOUTS.connectionTimeout);
   answerExpectations(server as never, listener.pipeline, log);
+  // a stream the client resets closes at once (its handler cancelled, its attachments aborted)
+  answerHalfClosedRequests(server as never);
   return server;
 }
 

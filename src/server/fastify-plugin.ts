@@ -492,6 +492,9 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
   answerExpectations(instance.server, pipeline, instance.log);
   answerHalfClosedRequests(instance.server);
   instance.setErrorHandler((err, request, reply) => {
+    // fastify asks to close the connection after some of its errors (a body over the limit): HTTP/2 has no
+    // Connection header (RFC 9113 §8.2.2), which Node's compatibility response drops with a warning
+    if (request.raw.httpVersionMajor >= 2) reply.removeHeader('connection');
     const out = pipeline.handleError(svcRequest(request, prefix), fromFastifyError(err), request.log);
     if (isPromise(out)) {
       return out.then((r) => {

@@ -64,8 +64,13 @@ function readsOnly(req: IncomingMessage): boolean {
  */
 export function answerHalfClosedRequests(server: Server): void {
   const s = server as Server & { httpAllowHalfOpen?: boolean; [HALF_CLOSE]?: true };
-  // an http.Server (https too); an HTTP/2 stream has its own half-close, which Node answers already
-  if (typeof s.httpAllowHalfOpen !== 'boolean' || s[HALF_CLOSE] === true) return;
+  if (s[HALF_CLOSE] === true) return;
+  // an HTTP/2 stream has its own half-close, which Node answers already; its reset is the hang-up
+  if (typeof s.httpAllowHalfOpen !== 'boolean') {
+    s[HALF_CLOSE] = true;
+    s.on('request', closeOnReset);
+    return;
+  }
   s[HALF_CLOSE] = true;
   s.httpAllowHalfOpen = true;
   s.on('connection', (socket: Socket) => {
@@ -76,6 +81,19 @@ export function answerHalfClosedRequests(server: Server): void {
       if (readsOnly(res.req)) socket.destroy();
     });
   });
+}
+
+/**
+ * A client that resets an HTTP/2 stream (an aborted fetch) makes Node emit 'aborted' on the request, but
+ * Node (20) destroys the stream, and the compatibility response emits the 'close' that cancels the handler
+ * and aborts response attachments, only once the request body was read to its end and the response's
+ * buffered writes were flushed, which a reset stream never does: a download the client abandoned stayed
+ * open, its handler and attachment writers running, until the whole session closed. Nothing more can be
+ * sent or received on a reset stream, so it is destroyed at once.
+ */
+function closeOnReset(req: IncomingMessage): void {
+  if (req.httpVersionMajor < 2) return;
+  req.once('aborted', () => (req as IncomingMessage & { stream?: { destroy(): void } }).stream?.destroy());
 }
 
 /**
@@ -105,7 +123,9 @@ export function answerExpectations(server: Server, pipeline: ResourcePipeline, l
     );
     const write = (r: EncodedResponse): void => {
       const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body);
-      res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length), connection: 'close' });
+      // HTTP/2 has no Connection header (RFC 9113 §8.2.2): Node drops it with a warning (the stream ends anyway)
+      const close = req.httpVersionMajor >= 2 ? {} : { connection: 'close' };
+      res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length), ...close });
       res.end(body);
     };
     if (isPromise(out)) void out.then(write);

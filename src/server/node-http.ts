@@ -17,7 +17,12 @@ import {
   createResourcePipeline,
   resolveSvcOptions,
 } from './fastify-plugin';
-import type { EncodedResponse, ResourceRequest, SvcLogger } from '../resources/request';
+import {
+  type EncodedResponse,
+  type ResourceRequest,
+  type SvcLogger,
+  responseCompleted,
+} from '../resources/request';
 import type { ResourcePipeline } from './pipeline';
 import { DEFAULT_SERVER_TIMEOUTS, svcClientErrorHandler } from './server-options';
 import { type SvcCorsOptions, corsHandler } from './cors';
@@ -289,7 +294,7 @@ function write(res: ServerResponse, out: EncodedResponse): void {
     res.statusCode = out.status;
     stream.once('error', () => res.destroy());
     res.once('close', () => {
-      if (!res.writableFinished) stream.destroy();
+      if (!responseCompleted(res)) stream.destroy();
     });
     stream.pipe(res);
     return;

@@ -50,6 +50,7 @@ import type {
   ResourceRequest,
   ResourceResponse,
 } from '../resources/request';
+import { responseCompleted } from '../resources/request';
 import { type RouteResult, route } from './router';
 import { SLICED_BATCH_SIZE, type SliceOwner, nextSlice, runNow, runSliced } from '../resources/slices';
 import { type RequestObserver, type RequestProbe, observeResponse } from '../resources/observer';
@@ -655,7 +656,7 @@ export class ResourcePipeline {
         ? undefined
         : setTimeout(() => abort(new HandlerTimeoutError(label, timeoutMs)), timeoutMs);
     const onClose = (): void => {
-      if (!connection!.writableFinished) abort(new ClientClosedError(label));
+      if (!responseCompleted(connection!)) abort(new ClientClosedError(label));
     };
     if (connection !== undefined) {
       if (connection.destroyed) onClose();
@@ -934,7 +935,7 @@ function abortOnClose(
 ): () => void {
   if (connection === undefined) return () => undefined;
   const onClose = (): void => {
-    if (connection.writableFinished) return;
+    if (responseCompleted(connection)) return;
     const controller = (owner.abortController ??= new AbortController());
     if (!controller.signal.aborted) controller.abort(new ClientClosedError(label));
   };

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { JsonCodec } from '../data';
 import { applyProjection, collectionMetadataMap, pagingLinks } from '../protocol';
 import { ClientClosedError, HandlerTimeoutError } from '../resources/errors';
-import type { ConnectionEvents, EncodedResponse } from '../resources/request';
+import { type ConnectionEvents, type EncodedResponse, responseCompleted } from '../resources/request';
 import { DemandPuller, type DemandSource } from '../streams';
 import type { BoundCall, Context } from './bind';
 import { streamedElement } from './response-builder';
@@ -62,7 +62,7 @@ export async function streamCollection(
         );
   const connection = options.connection;
   const onClose = (): void => {
-    if (!connection!.writableFinished) abort(new ClientClosedError(options.label));
+    if (!responseCompleted(connection!)) abort(new ClientClosedError(options.label));
   };
   const cleanup = (): void => {
     if (timer !== undefined) clearTimeout(timer);

@@ -4,7 +4,6 @@
  * the framework makes up, null results, associations, paging per criterion, both header prefixes, criteria
  * matching, and the cancellation of per-criterion streams.
  */
-import net from 'node:net';
 import { Observable, defer, delay, of, timer, map as rxMap } from 'rxjs';
 import {
   BatchFinderResult,
@@ -588,14 +587,13 @@ describe('batch finder over HTTP', () => {
 
   it('unsubscribes every criterion when the client hangs up', async () => {
     const before = { ...probe, aborted: probe.aborted.length };
-    const port = Number(new URL(server.base).port);
-    const socket = net.connect(port, '127.0.0.1');
-    await new Promise<void>((resolve) => socket.on('connect', resolve));
-    socket.write(
-      'GET /photos?bq=hanging&criteria=List((format:PNG),(format:JPEG),(format:GIF)) HTTP/1.1\r\nHost: x\r\nX-Svc-Protocol-Version: 2.0.0\r\n\r\n',
+    // over HTTP/1.1 the socket is destroyed, over HTTP/2 the stream is reset (CANCEL)
+    const call = await server.open(
+      'GET',
+      '/photos?bq=hanging&criteria=List((format:PNG),(format:JPEG),(format:GIF))',
     );
     await until(() => probe.subscribed - before.subscribed === 3);
-    socket.destroy();
+    call.abort();
     await until(() => probe.unsubscribed - before.unsubscribed === 3);
     await until(() => probe.aborted.length - before.aborted === 3);
     expect((probe.aborted.at(-1) as Error).name).toBe('ClientClosedError');

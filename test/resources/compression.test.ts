@@ -5,7 +5,7 @@
  * decompression bomb 413 (inflating stops at maxBodyBytes); the typed client asks for and inflates them.
  */
 import * as zlib from 'node:zlib';
-import { LONG_KEY, collection, compressedFetch, createResourceClient, nodeHttpFetch } from '../../src';
+import { LONG_KEY, collection, compressedFetch, createResourceClient } from '../../src';
 import { LatLong } from '../generated/fixtures/com/example/photos/LatLong';
 import { Album } from '../generated/fixtures/com/example/photos/Album';
 import { AuditStamp } from '../generated/fixtures/com/example/common/AuditStamp';
@@ -158,7 +158,7 @@ describe('the typed client with compressedFetch', () => {
       {
         baseUrl: server.base,
         fetch: compressedFetch(async (url, init) => {
-          const r = await nodeHttpFetch(url, init);
+          const r = await server.fetch(url, init);
           r.headers.forEach((v, n) => {
             if (n === 'content-encoding') seen.push(v);
           });

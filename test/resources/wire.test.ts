@@ -4,7 +4,7 @@
 import { ErrorResponseFormat, LONG_KEY, RESTLI_HEADER_PREFIX, collection } from '../../src';
 import { Photo } from '../generated/fixtures/com/example/photos/Photo';
 import { makePhoto, photoService, type PhotoService } from './support/photos';
-import { fromPson, startServer, toPson, type TestServer } from './support/http';
+import { TEST_PROTOCOL, fromPson, startServer, toPson, type TestServer } from './support/http';
 
 let svc: PhotoService;
 let server: TestServer;
@@ -346,5 +346,24 @@ describe('headers a fastify hook set', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('Expect', () => {
+  it('answers a create sent with Expect: 100-continue as one sent without', async () => {
+    const r = await server.request('POST', '/photos', {
+      headers: { expect: '100-continue' },
+      json: makePhoto(0, 'continued').data().toJSON(),
+    });
+    expect(r.status).toBe(201);
+  });
+
+  it('answers any other expectation 417 with an ErrorResponse (no Connection header over HTTP/2)', async () => {
+    const r = await server.request('POST', '/photos', {
+      headers: { expect: 'the-moon' },
+      json: makePhoto(0, 'expecting').data().toJSON(),
+    });
+    expect({ status: r.status, code: r.json?.status }).toEqual({ status: 417, code: 417 });
+    if (TEST_PROTOCOL === 'h2') expect(r.headers.has('connection')).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The standalone server (createSvcSecureServer) over TLS, HTTP/2 and HTTP/1.1 on one port: the same
  * authentication filter, OPTIONS behind it, an upload whose attachment streams in over either protocol;
- * the Redis rate limiter shared by two limiters (two instances); access rules as IDL annotations.
+ * client certificates (mTLS: trusted, missing, from an untrusted CA) over both protocols; the Redis rate
+ * limiter shared by two limiters (two instances); access rules as IDL annotations.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:https';
@@ -18,10 +19,12 @@ import {
   attachments$,
   authentication,
   collection,
+  createCertificateAuthority,
   createClient,
   createSvcSecureServer,
   exportIdl,
   identityOf,
+  issueCertificate,
   localhostCertificates,
   rateLimit,
   secureFetch,
@@ -34,6 +37,7 @@ import { Photo } from '../generated/fixtures/com/example/photos/Photo';
 import { makePhoto } from '../resources/support/photos';
 
 const uploads: Array<{ subject: string | undefined; bytes: number }> = [];
+const deleted: Array<{ subject: string | undefined; via: string | undefined; roles: readonly string[] }> = [];
 
 const files = secured(
   collection({
@@ -42,6 +46,10 @@ const files = secured(
     value: Photo,
     methods: {
       get: (id) => makePhoto(id, 'file'),
+      delete: (_id, ctx) => {
+        const who = identityOf(ctx);
+        deleted.push({ subject: who?.subject, via: who?.via, roles: who?.roles ?? [] });
+      },
       create: withAttachments(async (attachments, _photo, ctx) => {
         let bytes = 0;
         await lastValueFrom(
@@ -67,30 +75,47 @@ const files = secured(
       }),
     },
   }),
-  { get: 'public', create: { scopes: ['files:write'] } },
+  { get: 'public', create: { scopes: ['files:write'] }, delete: { roles: ['operator'] } },
 );
 
 let server: Http2SecureServer | Server;
 let base: string;
 let key: KeyLike;
 const fetchers: SecureFetch[] = [];
+/** Per protocol (HTTP/1.1, HTTP/2): a fetch with no client certificate, a trusted one, an untrusted one. */
+const certFetchers: Array<Record<'none' | 'trusted' | 'untrusted', SecureFetch>> = [];
 
 beforeAll(async () => {
   const { ca, server: pair } = localhostCertificates();
+  const operator = issueCertificate(ca, { commonName: 'backup-robot', organizationalUnits: ['operator'] });
+  // the same subject and OU, signed by a CA the server does not trust
+  const stranger = issueCertificate(createCertificateAuthority('Elsewhere CA'), {
+    commonName: 'backup-robot',
+    organizationalUnits: ['operator'],
+  });
   const keys = await generateKeyPair('ES256');
   key = keys.privateKey;
   const auth = authentication({
     jwt: { key: keys.publicKey, issuer: 'https://issuer.test', audience: 'files', algorithms: ['ES256'] },
+    mtls: true,
     required: false,
   });
-  server = createSvcSecureServer({ resources: [files], filters: [auth.filter] }, pair);
+  // `ca`: client certificates signed by it are trusted (mTLS)
+  server = createSvcSecureServer({ resources: [files], filters: [auth.filter] }, { ...pair, ca: ca.cert });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `https://localhost:${(server.address() as AddressInfo).port}`;
-  for (const http2 of [false, true]) fetchers.push(secureFetch({ ca: ca.cert, http2 }));
+  for (const http2 of [false, true]) {
+    fetchers.push(secureFetch({ ca: ca.cert, http2 }));
+    certFetchers.push({
+      none: secureFetch({ ca: ca.cert, http2 }),
+      trusted: secureFetch({ ca: ca.cert, http2, ...operator }),
+      untrusted: secureFetch({ ca: ca.cert, http2, ...stranger }),
+    });
+  }
 }, 20000);
 
 afterAll(async () => {
-  for (const f of fetchers) f.close();
+  for (const f of [...fetchers, ...certFetchers.flatMap((c) => Object.values(c))]) f.close();
   await new Promise((resolve) => server?.close(resolve));
 });
 
@@ -163,6 +188,57 @@ describe.each([
     const created = await send('files:write');
     expect(created.status).toBe(201);
     expect(uploads).toEqual([{ subject: 'uploader', bytes: 4 * 1024 * 1024 }]);
+  });
+});
+
+describe.each([
+  ['HTTP/1.1', 0],
+  ['HTTP/2', 1],
+] as const)('client certificates on the standalone server over %s', (_name, index) => {
+  const call = async (cert: 'none' | 'trusted' | 'untrusted', method: string, path: string) => {
+    const r = await certFetchers[index]![cert](`${base}${path}`, {
+      method,
+      headers: { 'x-restli-protocol-version': '2.0.0' },
+      signal: AbortSignal.timeout(5000),
+    });
+    let challenge: string | undefined;
+    r.headers.forEach((v, n) => {
+      if (n === 'www-authenticate') challenge = v;
+    });
+    const text = Buffer.from(await r.arrayBuffer()).toString();
+    return { status: r.status, challenge, text };
+  };
+
+  it.each([
+    ['a trusted certificate with the role', 'trusted', 204, undefined, undefined],
+    ['no certificate', 'none', 401, 'Bearer realm="svc"', 'Authentication is required'],
+    [
+      'a certificate from an untrusted CA',
+      'untrusted',
+      401,
+      'Bearer realm="svc", error="invalid_token"',
+      // the same refusal as a token that does not verify: no hint of which check failed (RFC 6750)
+      'The credential is not valid',
+    ],
+  ] as const)(
+    'answers a delete that needs a role, sent with %s',
+    async (_n, cert, status, challenge, message) => {
+      deleted.length = 0;
+      const r = await call(cert, 'DELETE', '/files/7');
+      expect({ status: r.status, challenge: r.challenge }).toEqual({ status, challenge });
+      if (message === undefined)
+        expect(deleted).toEqual([{ subject: 'backup-robot', via: 'mtls', roles: ['operator'] }]);
+      else {
+        expect(deleted).toEqual([]);
+        expect(JSON.parse(r.text)).toEqual({ status: 401, code: 'SVC_ERR_AUTH_UNAUTHENTICATED', message });
+      }
+    },
+  );
+
+  it('describes the resource (OPTIONS) to a trusted certificate only', async () => {
+    expect((await call('trusted', 'OPTIONS', '/files')).status).toBe(200);
+    expect((await call('none', 'OPTIONS', '/files')).status).toBe(401);
+    expect((await call('untrusted', 'OPTIONS', '/files')).status).toBe(401);
   });
 });
 
