@@ -133,6 +133,7 @@ export { coldCall, entity, elements, page, type HandlerPage, actionValue } from 
 export { diffPatch } from './diff-patch';
 export { RequestAttachments } from './request-attachments';
 export { compressedFetch, type CompressedFetchOptions } from './compressed-fetch';
+export { type MuxCallOptions, type MuxOutcome, type MuxOutcomes, mux, muxDescriptions } from './mux';
 export {
   type ClientPlatform,
   type RelatedRequestBody,

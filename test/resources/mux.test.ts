@@ -7,7 +7,16 @@
  */
 import http from 'node:http';
 import * as zlib from 'node:zlib';
-import { LONG_KEY, collection } from '../../src';
+import {
+  LONG_KEY,
+  RequestBuildError,
+  ServiceResponseError,
+  collection,
+  createResourceClient,
+  mux as muxCalls,
+  muxDescriptions,
+  nodeHttpFetch,
+} from '../../src';
 import { Album } from '../generated/fixtures/com/example/photos/Album';
 import { startServer, type TestServer } from './support/http';
 
@@ -331,5 +340,65 @@ describe('POST /mux', () => {
     } finally {
       await off.close();
     }
+  });
+});
+
+describe('the typed mux builder', () => {
+  const exchanges: string[] = [];
+  const client = () =>
+    createResourceClient(
+      {
+        baseUrl: server.base,
+        fetch: async (url, init) => {
+          exchanges.push(`${init.method} ${new URL(url).pathname}`);
+          return nodeHttpFetch(url, init);
+        },
+      },
+      { albums },
+    );
+
+  it('sends typed calls as one HTTP request and gives each its typed answer or typed error', async () => {
+    exchanges.length = 0;
+    const api = client();
+    const [one, missing, batch, created] = await muxCalls(api, { albums }, (m) => [
+      m.albums.get(1),
+      m.albums.get(404),
+      m.albums.batchGet([1, 2]),
+      m.albums.batchCreate([album(20, 'twenty')]),
+    ]);
+    expect(exchanges).toEqual(['POST /mux']);
+    // typed: EntityResponse<Album>, BatchEntityResponse<..., Album>, BatchCreateResponse<...>
+    expect(one.ok && one.value.entity.getName()).toBe('one');
+    expect(missing.ok ? undefined : (missing.error as ServiceResponseError).status).toBe(404);
+    expect(missing.ok ? undefined : missing.error).toBeInstanceOf(ServiceResponseError);
+    expect(batch.ok && batch.value.results.get(2)?.getName()).toBe(LONG_NAME);
+    expect(created.ok && created.value.elements.map((e) => e.status)).toEqual([201]);
+  });
+
+  it('runs calls one after the other when asked (dependent requests)', async () => {
+    const api = client();
+    const [made, read] = await muxCalls(
+      api,
+      { albums },
+      (m) => [m.albums.create(album(21, 'twenty-one')), m.albums.get(21)],
+      { sequential: true },
+    );
+    expect(made.ok && made.value.id).toBe(21);
+    expect(read.ok && read.value.entity.getName()).toBe('twenty-one');
+  });
+
+  it('takes request descriptions too, and refuses an empty list', async () => {
+    const api = client();
+    const [r] = await muxDescriptions(api, [{ method: 'get', resource: 'albums', key: 1, template: Album }]);
+    expect(r.ok && r.value.entity.getName()).toBe('one');
+    await expect(muxDescriptions(api, [])).rejects.toBeInstanceOf(RequestBuildError);
+  });
+
+  it("gives every call the envelope's error when the envelope is refused", async () => {
+    const api = client();
+    const outcomes = await muxCalls(api, { albums }, (m) =>
+      Array.from({ length: 21 }, () => m.albums.get(1)),
+    );
+    expect(outcomes.every((o) => !o.ok && (o.error as ServiceResponseError).status === 400)).toBe(true);
   });
 });
