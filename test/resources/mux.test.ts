@@ -11,7 +11,10 @@ import {
   LONG_KEY,
   RequestBuildError,
   ServiceResponseError,
+  type RequestFilter,
+  ServiceError,
   collection,
+  getHeader,
   createResourceClient,
   mux as muxCalls,
   muxDescriptions,
@@ -69,6 +72,17 @@ const hanging = collection({
   },
 });
 
+/** A server filter standing for a guard: it sees every request and refuses one that asks it to. */
+const filtered: string[] = [];
+const guard: RequestFilter = {
+  name: 'test-guard',
+  request: (r) => {
+    filtered.push(`${r.method} ${r.path}`);
+    if (getHeader(r.headers, 'x-test-deny') !== undefined) throw new ServiceError(401, 'denied by the guard');
+    return r;
+  },
+};
+
 let server: TestServer;
 beforeAll(async () => {
   store.set(1, album(1, 'one'));
@@ -76,7 +90,8 @@ beforeAll(async () => {
   server = await startServer({
     resources: [albums, hanging],
     maxBodyBytes: 64 * 1024,
-    mux: { concurrency: 2, maxIndividualBodyBytes: 4096 },
+    mux: { concurrency: 2, maxIndividualBodyBytes: 4096, allowedHeaders: ['X-Test-Deny'] },
+    filters: [guard],
   });
 });
 afterAll(() => server.close());
@@ -154,6 +169,22 @@ describe('POST /mux', () => {
     expect(r.json.responses.refused.status).toBe(400);
     expect(r.json.responses.refused.body.message).toBe(
       'Request header X-Forwarded-For is not allowed in the individual request.',
+    );
+  });
+
+  it('runs every individual request through the server filters (a guard refusing one), not the envelope', async () => {
+    filtered.length = 0;
+    const r = await mux({
+      ok: get('/albums/1'),
+      denied: get('/albums/2', { headers: { 'x-test-deny': '1' } }), // an allowed header (mux.allowedHeaders)
+    });
+    expect(filtered.sort()).toEqual(['GET /albums/1', 'GET /albums/2']);
+    expect(r.json.responses.ok.status).toBe(200);
+    expect({ status: r.json.responses.denied.status, message: r.json.responses.denied.body.message }).toEqual(
+      {
+        status: 401,
+        message: 'denied by the guard',
+      },
     );
   });
 
