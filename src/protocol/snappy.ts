@@ -40,21 +40,25 @@ const FRAMED_ID = [0xff, 0x06, 0x00, 0x00, 0x73, 0x4e, 0x61, 0x50, 0x70, 0x59];
 /** The framing format's largest chunk input. */
 const FRAMED_BLOCK = 64 * 1024;
 
-// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), one table, computed once
-const CRC_TABLE = (() => {
+// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78): one table, made on first use (a table made at
+// load would keep this module, and snappyjs, in browser bundles that never use Snappy)
+let crcTable: Uint32Array | undefined;
+function crcTableOf(): Uint32Array {
+  if (crcTable !== undefined) return crcTable;
   const t = new Uint32Array(256);
   for (let n = 0; n < 256; n++) {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1;
     t[n] = c >>> 0;
   }
-  return t;
-})();
+  return (crcTable = t);
+}
 
 /** CRC-32C of `bytes` (check value: "123456789" → 0xe3069283). */
 export function crc32c(bytes: Uint8Array): number {
+  const table = crcTableOf();
   let crc = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) crc = CRC_TABLE[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
+  for (let i = 0; i < bytes.length; i++) crc = table[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
 

@@ -78,9 +78,14 @@ const guard: RequestFilter = {
   name: 'test-guard',
   request: (r) => {
     filtered.push(`${r.method} ${r.path}`);
+    const cookie = getHeader(r.headers, 'cookie');
+    if (cookie !== undefined) filtered.push(`cookie ${cookie}`);
     if (getHeader(r.headers, 'x-test-deny') !== undefined) throw new ServiceError(401, 'denied by the guard');
     return r;
   },
+  // a cookie set by an individual response goes on the envelope
+  response: (res, req) =>
+    req.path === '/albums/1' ? { ...res, headers: { ...res.headers, 'set-cookie': 'seen=1; Path=/' } } : res,
 };
 
 let server: TestServer;
@@ -174,11 +179,22 @@ describe('POST /mux', () => {
 
   it('runs every individual request through the server filters (a guard refusing one), not the envelope', async () => {
     filtered.length = 0;
-    const r = await mux({
-      ok: get('/albums/1'),
-      denied: get('/albums/2', { headers: { 'x-test-deny': '1' } }), // an allowed header (mux.allowedHeaders)
-    });
-    expect(filtered.sort()).toEqual(['GET /albums/1', 'GET /albums/2']);
+    const r = await mux(
+      {
+        ok: get('/albums/1'),
+        denied: get('/albums/2', { headers: { 'x-test-deny': '1' } }), // an allowed header (mux.allowedHeaders)
+      },
+      { cookie: 'session=abc' },
+    );
+    // the envelope's cookies reach each individual request; the cookies they set come back on the envelope
+    expect(filtered.sort()).toEqual([
+      'GET /albums/1',
+      'GET /albums/2',
+      'cookie session=abc',
+      'cookie session=abc',
+    ]);
+    expect(r.headers.get('set-cookie')).toBe('seen=1; Path=/');
+    expect(Object.keys(r.json.responses.ok.headers).map((h) => h.toLowerCase())).not.toContain('set-cookie');
     expect(r.json.responses.ok.status).toBe(200);
     expect({ status: r.json.responses.denied.status, message: r.json.responses.denied.body.message }).toEqual(
       {
