@@ -372,7 +372,10 @@ export async function serveMux(
   const responses = new DataMap();
   const cookies = new Map<string, string>();
   const budget = { left: options.maxResponseBytes };
-  const base = request.url.slice(0, Math.max(0, request.url.indexOf(MUX_PATH)));
+  // the prefix the envelope came under (`/api` of `/api/mux`), for the individual requests' URLs
+  const q = request.url.indexOf('?');
+  const target = q === -1 ? request.url : request.url.slice(0, q);
+  const base = target.endsWith(MUX_PATH) ? target.slice(0, -MUX_PATH.length) : '';
 
   const runOne = async (ind: Individual): Promise<void> => {
     const wait = limiter.acquire();
