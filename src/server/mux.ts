@@ -495,7 +495,15 @@ async function serveIndividual(
     out = host.fail(bare, err, log);
   }
   try {
-    return await individualAnswer(host, ind.id, await out, budget);
+    const answer = await out;
+    // HEAD is served as GET (as the adapters do) and answered without the body
+    if (method === 'HEAD' && answer.stream !== undefined) answer.stream.destroy();
+    return await individualAnswer(
+      host,
+      ind.id,
+      method === 'HEAD' ? { ...answer, body: undefined, stream: undefined } : answer,
+      budget,
+    );
   } finally {
     connection.finish();
   }

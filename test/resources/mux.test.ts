@@ -116,10 +116,13 @@ describe('POST /mux', () => {
       b: get('albums/404'), // relative without a slash, as the reference's client writes it
       c: get('/albums?ids=List(1,2,3)'),
       d: get('/nowhere/1'),
+      h: { method: 'HEAD', relativeUrl: '/albums/1' },
     });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('application/json');
-    const { a, b, c, d } = r.json.responses;
+    const { a, b, c, d, h } = r.json.responses;
+    // HEAD: the status and headers of the GET, no body
+    expect({ status: h.status, body: h.body }).toEqual({ status: 200, body: undefined });
     expect(a).toEqual({
       status: 200,
       headers: expect.objectContaining({
