@@ -12,6 +12,7 @@
  */
 import * as zlib from 'node:zlib';
 import { Data, type DataMap, type JsValue, JsonCodec } from '../src';
+import { decodeSnappy, decodeSnappyFramed, encodeSnappy, encodeSnappyFramed } from '../src/protocol/snappy';
 import { type BenchFile, keep, type Suite } from './harness';
 
 const json = new JsonCodec();
@@ -49,6 +50,8 @@ function suites(): Suite[] {
       [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
     },
   });
+  const snappy = encodeSnappy(bytes);
+  const framed = encodeSnappyFramed(bytes);
   const pct = (b: Uint8Array): number => Math.round((1000 * b.length) / bytes.length) / 10;
   return [
     {
@@ -57,18 +60,23 @@ function suites(): Suite[] {
       notes: [
         'anchor: JsonCodec.mapToBytes of the same page (what the response costs without compression)',
         'ms per MiB = mean ms / body MiB; the server uses level 6 for gzip and deflate, quality 4 for br',
+        'snappy runs in JavaScript on the event loop (snappyjs blocks, src/protocol/snappy.ts framings); zlib in C',
       ],
       facts: [
         { label: 'body', value: bytes.length, unit: 'bytes' },
         { label: 'gzip size', value: pct(gzip), unit: '% of the body' },
         { label: 'deflate size', value: pct(deflate), unit: '% of the body' },
         { label: 'br size', value: pct(br), unit: '% of the body' },
+        { label: 'snappy size', value: pct(snappy), unit: '% of the body' },
+        { label: 'x-snappy-framed size', value: pct(framed), unit: '% of the body' },
       ],
       anchor: { name: 'JSON encode', fn: () => keep(json.mapToBytes(body).length) },
       candidates: [
         { name: 'gzip level 6', fn: () => keep(zlib.gzipSync(bytes, { level: 6 }).length) },
         { name: 'gzip level 1', fn: () => keep(zlib.gzipSync(bytes, { level: 1 }).length) },
         { name: 'deflate level 6', fn: () => keep(zlib.deflateSync(bytes, { level: 6 }).length) },
+        { name: 'snappy (xerial stream)', fn: () => keep(encodeSnappy(bytes).length) },
+        { name: 'x-snappy-framed', fn: () => keep(encodeSnappyFramed(bytes).length) },
         {
           name: 'br quality 4',
           fn: () =>
@@ -92,12 +100,18 @@ function suites(): Suite[] {
         { name: 'gunzip', fn: () => keep(zlib.gunzipSync(gzip).length) },
         { name: 'inflate', fn: () => keep(zlib.inflateSync(deflate).length) },
         { name: 'brotli decompress', fn: () => keep(zlib.brotliDecompressSync(br).length) },
+        { name: 'snappy decode', fn: () => keep(decodeSnappy(snappy, 1 << 30).length) },
+        {
+          name: 'x-snappy-framed decode (CRC-32C checked)',
+          fn: () => keep(decodeSnappyFramed(framed, 1 << 30).length),
+        },
       ],
     },
   ];
 }
 
 export const benchmark: BenchFile = {
-  title: 'Compression: CPU per MiB of gzip, deflate and br on a JSON response, against JSON encode/decode',
+  title:
+    'Compression: CPU per MiB of gzip, deflate, snappy, x-snappy-framed and br on a JSON response, against JSON encode/decode',
   suites,
 };

@@ -1,4 +1,5 @@
 import type { DataMap } from '../data';
+import { ERROR_CODES } from '../errors/error-codes';
 import { SvcError } from '../errors/svc-error';
 import { type ErrorResponse, ServiceError, errorResponseToDataMap } from '../protocol';
 
@@ -174,6 +175,24 @@ export class ResponseTooLargeError extends SvcError {
     );
     this.url = url;
     this.maxResponseBytes = maxResponseBytes;
+  }
+}
+
+/**
+ * A compressed response that inflates past the limit (`compressedFetch`'s `maxInflatedBytes`); inflating
+ * stopped there, so no more than that was ever held. A {@link ResponseTooLargeError} (so the transport hands
+ * it on as it does the raw limit's), with its own name and code.
+ */
+export class InflatedResponseTooLargeError extends ResponseTooLargeError {
+  readonly maxInflatedBytes: number;
+  constructor(url: string, maxInflatedBytes: number) {
+    super(url, maxInflatedBytes);
+    const code = 'SVC_ERR_CLIENT_INFLATED_TOO_LARGE';
+    // the base class set its own: this is the same failure, one layer in
+    Object.defineProperty(this, 'code', { value: code, enumerable: true });
+    this.name = ERROR_CODES[code].errorName;
+    this.message = `The response of ${url} inflates past maxInflatedBytes (${maxInflatedBytes} bytes)`;
+    this.maxInflatedBytes = maxInflatedBytes;
   }
 }
 

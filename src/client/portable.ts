@@ -14,6 +14,7 @@ export {
   TransportError,
   ResponseDecodingError,
   ResponseTooLargeError,
+  InflatedResponseTooLargeError,
 } from './errors';
 export {
   ProtocolVersionOption,
@@ -132,7 +133,8 @@ export type {
 export { coldCall, entity, elements, page, type HandlerPage, actionValue } from './rx';
 export { diffPatch } from './diff-patch';
 export { RequestAttachments } from './request-attachments';
-export { compressedFetch, type CompressedFetchOptions } from './compressed-fetch';
+export { compressedFetch, type CompressedFetchOptions, type FetchEncoding } from './compressed-fetch';
+export { type MuxCallOptions, type MuxOutcome, type MuxOutcomes, mux, muxDescriptions } from './mux';
 export {
   type ClientPlatform,
   type RelatedRequestBody,

@@ -379,6 +379,12 @@ export const ERROR_CODES = {
     summary:
       "A response body is larger than the client's maxResponseBytes (default 64 MiB); the client stops reading and drops the connection.",
   },
+  SVC_ERR_CLIENT_INFLATED_TOO_LARGE: {
+    errorName: 'InflatedResponseTooLargeError',
+    status: 502,
+    summary:
+      "A compressed response inflates past compressedFetch's maxInflatedBytes (default 64 MiB); inflating stops there and the body is not read further.",
+  },
   SVC_ERR_CLIENT_RESPONSE_DECODE: {
     errorName: 'ResponseDecodingError',
     status: 502,
@@ -594,6 +600,23 @@ export const ERROR_CODES = {
     status: 400,
     summary:
       'A request body sent with a Content-Encoding does not decode with it: `Cannot properly decode stream: gzip`.',
+  },
+  SVC_ERR_PROTOCOL_MUX_BAD_REQUEST: {
+    errorName: 'MultiplexedRequestError',
+    status: 400,
+    summary:
+      'A /mux request is refused: not a MultiplexedRequestContent, no requests, more than maxRequests, a header not allowed, a nested /mux (the message says which).',
+  },
+  SVC_ERR_PROTOCOL_MUX_METHOD: {
+    errorName: 'MultiplexedRequestError',
+    status: 405,
+    summary: 'A request to /mux is not a POST: `Invalid method`.',
+  },
+  SVC_ERR_PROTOCOL_MUX_MEDIA_TYPE: {
+    errorName: 'MultiplexedRequestError',
+    status: 415,
+    summary:
+      'A /mux envelope or an individual request names a Content-Type no codec reads, or multipart (attachments cannot be multiplexed).',
   },
   SVC_ERR_REPLAY_INPUT: {
     errorName: 'ReplayInputError',

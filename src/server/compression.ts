@@ -2,6 +2,7 @@ import * as zlib from 'node:zlib';
 import { SvcError } from '../errors/svc-error';
 import { RequestBodyError, SvcPluginOptionsError } from '../resources/errors';
 import type { EncodedResponse, RequestHeaders, ResourceRequest } from '../resources/request';
+import { decodeSnappy, decodeSnappyFramed, encodeSnappy, encodeSnappyFramed } from '../protocol/snappy';
 
 /**
  * Compression as the reference's compression filters do it (`ServerCompressionFilter`): a request body sent
@@ -9,9 +10,11 @@ import type { EncodedResponse, RequestHeaders, ResourceRequest } from '../resour
  * compressed with the best encoding the request's `Accept-Encoding` allows, and sent compressed only when
  * that made it smaller.
  *
- * - Encodings: `gzip`, `deflate` (zlib-wrapped, as HTTP's `deflate`), and `br` beyond the reference; the
- *   reference's preference order among equal q-values (gzip, then deflate, then br). `identity` and `*`
- *   as RFC 9110 says. Snappy (`snappy`, `x-snappy-framed`) is not supported: see the server README.
+ * - Encodings: `gzip`, `deflate` (zlib-wrapped, as HTTP's `deflate`), `snappy` (xerial's stream, as the
+ *   reference's `SnappyCompressor` writes it) and `x-snappy-framed` (Google's framing format), both from
+ *   src/protocol/snappy.ts, and `br` beyond the reference; the reference's preference order among equal
+ *   q-values (gzip, deflate, snappy, x-snappy-framed, then br). `identity` and `*` as RFC 9110 says.
+ *   (The reference's `bzip2` is not supported.)
  * - A request `Content-Encoding` the server does not support, or `*`, is a **415** (`Unsupported encoding
  *   referenced: x`); a body that does not inflate a **400**; one that inflates past `maxBodyBytes` a
  *   **413** (`Request body is too large`): inflating stops there, so a decompression bomb costs at most that
@@ -24,13 +27,16 @@ import type { EncodedResponse, RequestHeaders, ResourceRequest } from '../resour
  *   `multipart/related` request is a 415 (its parts are read as they arrive).
  */
 
-export type ContentEncoding = 'gzip' | 'deflate' | 'br';
+export type ContentEncoding = 'gzip' | 'deflate' | 'snappy' | 'x-snappy-framed' | 'br';
 
 /** Options of server compression (`svcPlugin` / `createSvcServer` option `compression`). */
 export interface CompressionOptions {
   /** Response bodies of more bytes than this are compressed. Default 1024 ({@link DEFAULT_COMPRESSION_THRESHOLD}). */
   readonly threshold?: number;
-  /** Encodings offered for responses and accepted for requests, in preference order. Default gzip, deflate, br. */
+  /**
+   * Encodings offered for responses and accepted for requests, in preference order. Default gzip, deflate,
+   * snappy, x-snappy-framed, br.
+   */
   readonly encodings?: readonly ContentEncoding[];
   /** zlib level for gzip and deflate (1 fast ... 9 small). Default 6 (zlib's). */
   readonly level?: number;
@@ -38,7 +44,7 @@ export interface CompressionOptions {
 
 /** Below about a kilobyte gzip's header and the CPU cost outweigh the bytes saved (bench/compression.bench.ts). */
 export const DEFAULT_COMPRESSION_THRESHOLD = 1024;
-const ALL_ENCODINGS: readonly ContentEncoding[] = ['gzip', 'deflate', 'br'];
+const ALL_ENCODINGS: readonly ContentEncoding[] = ['gzip', 'deflate', 'snappy', 'x-snappy-framed', 'br'];
 
 /** The resolved options (every default filled in). */
 export interface ResolvedCompression {
@@ -129,9 +135,24 @@ function zlibPromise(call: ZlibCall): (buf: Uint8Array, options: object) => Prom
     });
 }
 
+/** A synchronous codec as a promise (Snappy runs in JavaScript, ~1 ms per 100 KB: bench/compression.bench.ts). */
+function syncPromise(
+  run: (buf: Uint8Array, max: number) => Uint8Array,
+): (buf: Uint8Array, options: object) => Promise<Buffer> {
+  return (buf, options) =>
+    new Promise((resolve) => {
+      const max = (options as { maxOutputLength?: number }).maxOutputLength;
+      const out = run(buf, max ?? Number.MAX_SAFE_INTEGER);
+      resolve(Buffer.from(out.buffer, out.byteOffset, out.byteLength));
+    });
+}
+
 const inflaters = {
   gzip: zlibPromise(zlib.gunzip),
   deflate: zlibPromise(zlib.inflate),
+  // a body that claims to inflate past maxOutputLength fails with ERR_BUFFER_TOO_LARGE, as zlib's do
+  snappy: syncPromise(decodeSnappy),
+  'x-snappy-framed': syncPromise(decodeSnappyFramed),
   br: zlibPromise(zlib.brotliDecompress),
 };
 
@@ -217,6 +238,8 @@ export function negotiateEncoding(
 const deflaters = {
   gzip: zlibPromise(zlib.gzip),
   deflate: zlibPromise(zlib.deflate),
+  snappy: syncPromise(encodeSnappy),
+  'x-snappy-framed': syncPromise(encodeSnappyFramed),
   br: zlibPromise(zlib.brotliCompress),
 };
 

@@ -22,6 +22,7 @@ import { type RequestObserver, composeRequestObservers } from '../resources/obse
 import { type ValidationFilterOptions, validationFilter } from './validation-filter';
 import { tunnelingFilter } from './tunneling-filter';
 import { type CompressionOptions, type ResolvedCompression, compressionOption } from './compression';
+import { type MuxOptions, type ResolvedMux, muxOption } from './mux';
 import {
   EMPTY_ATTRIBUTES,
   setHeaders,
@@ -114,6 +115,12 @@ export interface SvcPluginOptions {
    * bodies inflated (bounded by `maxBodyBytes`): compression.ts. Default on, threshold 1024 bytes; false: off.
    */
   readonly compression?: CompressionOptions | boolean;
+  /**
+   * `POST /mux`: multiplexed requests as the reference's multiplexer answers them (mux.ts; limits, the
+   * concurrency cap, allowed individual headers). Default on (the reference always serves it), at most 20
+   * requests per envelope, 8 at once; false: off (`/mux` is then an unknown resource, 404).
+   */
+  readonly mux?: MuxOptions | boolean;
 }
 
 /** {@link SvcPluginOptions} with every default applied. */
@@ -133,6 +140,8 @@ export interface ResolvedSvcOptions {
   readonly observers: readonly RequestObserver[];
   /** Response compression and request inflating (compression.ts); undefined when off. */
   readonly compression: ResolvedCompression | undefined;
+  /** The multiplexer (mux.ts); undefined when off. */
+  readonly mux: ResolvedMux | undefined;
 }
 
 /** The default largest request body: 1 MiB, as fastify's `bodyLimit`. */
@@ -154,6 +163,7 @@ const KNOWN_OPTIONS = new Set([
   'observers',
   'openapi',
   'compression',
+  'mux',
   // fastify's own register options
   'prefix',
   'logLevel',
@@ -263,6 +273,7 @@ export function resolveSvcOptions(options: SvcPluginOptions): ResolvedSvcOptions
     maxBodyBytes,
     maxBatchSize,
     compression: compressionOption(options.compression),
+    mux: muxOption(options.mux),
   });
 }
 
@@ -297,6 +308,7 @@ export function createResourcePipeline(options: ResolvedSvcOptions): ResourcePip
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
     observer: composeRequestObservers(options.observers),
     ...(options.compression === undefined ? {} : { compression: options.compression }),
+    ...(options.mux === undefined ? {} : { mux: options.mux }),
   });
 }
 

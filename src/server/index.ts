@@ -38,3 +38,12 @@ export {
   svcServerOptions,
   svcClientErrorHandler,
 } from './server-options';
+export {
+  type MuxOptions,
+  type ResolvedMux,
+  DEFAULT_MUX_CONCURRENCY,
+  DEFAULT_MUX_MAX_REQUESTS,
+  DEFAULT_MUX_MAX_RESPONSE_BYTES,
+  MUX_PATH,
+  MultiplexedRequestError,
+} from './mux';

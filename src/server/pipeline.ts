@@ -55,6 +55,7 @@ import { type RouteResult, route } from './router';
 import { SLICED_BATCH_SIZE, type SliceOwner, nextSlice, runNow, runSliced } from '../resources/slices';
 import { type RequestObserver, type RequestProbe, observeResponse } from '../resources/observer';
 import { type ResolvedCompression, compressResponse, inflateRequest, requestEncoding } from './compression';
+import { MUX_PATH, type MuxHost, type ResolvedMux, serveMux } from './mux';
 
 /**
  * The request path (docs/architecture.md, "The request path") as one pipeline of small functions:
@@ -84,6 +85,8 @@ export interface PipelineConfig {
   readonly observer?: RequestObserver;
   /** Request inflating and response compression (compression.ts). Default none. */
   readonly compression?: ResolvedCompression;
+  /** `POST /mux`, multiplexed requests (mux.ts). Default none. */
+  readonly mux?: ResolvedMux;
 }
 
 /** Aborts every response data source a handler set (the request failed, or its response has no body). */
@@ -222,6 +225,7 @@ export class ResourcePipeline {
   /** The server's `maxBatchSize`, and the largest limit of any method (lists longer are counted first). */
   private readonly maxBatchSize: number;
   private readonly largestBatch: number;
+  private muxHostCache: MuxHost | undefined;
   /** The last version header value and what it resolved to: clients send the same one every time. */
   private lastVersion:
     { readonly header: string | undefined; readonly version: RequestProtocolVersion } | undefined;
@@ -303,6 +307,8 @@ export class ResourcePipeline {
   ): EncodedResponse | Promise<EncodedResponse> {
     if (this.families.length > 1)
       state.family = this.familyOf(request.headers, state.lowerCaseHeaders !== undefined);
+    if (this.config.mux !== undefined && request.path === MUX_PATH)
+      return serveMux(this.muxHost(), this.config.mux, request, state.log, (err) => this.fail(state, err));
     try {
       const out =
         this.requestFilters.length === 0
@@ -340,6 +346,23 @@ export class ResourcePipeline {
     } catch (err) {
       return this.fail(state, err);
     }
+  }
+
+  /** What the multiplexer (mux.ts) serves its individual requests with: this pipeline, without compression. */
+  private muxHost(): MuxHost {
+    return (this.muxHostCache ??= {
+      codecs: this.config.codecs,
+      json: this.json,
+      maxBodyBytes: this.config.maxBodyBytes ?? DEFAULT_PAYLOAD_BYTES,
+      methodHeaders: this.methodHeaders,
+      serve: (request, log) => this.handlePlain(request, log, true),
+      fail: (request, err, log) => {
+        // answered in the header family the individual request used, as it would be on its own
+        const state = new RequestState(request, log, true);
+        if (this.families.length > 1) state.family = this.familyOf(request.headers, true);
+        return this.fail(state, err);
+      },
+    });
   }
 
   /** The response for an error raised outside the pipeline (by the HTTP layer: body too large...). */

@@ -5,12 +5,25 @@
  * decompression bomb 413 (inflating stops at maxBodyBytes); the typed client asks for and inflates them.
  */
 import * as zlib from 'node:zlib';
-import { LONG_KEY, collection, compressedFetch, createResourceClient } from '../../src';
+import {
+  InflatedResponseTooLargeError,
+  LONG_KEY,
+  collection,
+  compressedFetch,
+  createResourceClient,
+  nodeHttpFetch,
+} from '../../src';
 import { LatLong } from '../generated/fixtures/com/example/photos/LatLong';
 import { Album } from '../generated/fixtures/com/example/photos/Album';
 import { AuditStamp } from '../generated/fixtures/com/example/common/AuditStamp';
 import { ChangeTimeStamps } from '../generated/fixtures/com/example/common/ChangeTimeStamps';
 import { startServer, type TestServer } from './support/http';
+import {
+  decodeSnappy,
+  decodeSnappyFramed,
+  encodeSnappy,
+  encodeSnappyFramed,
+} from '../../src/protocol/snappy';
 
 const LONG_NAME = 'a photo album with a long name '.repeat(200); // ~6 KB: over the default threshold
 let created: Album | undefined;
@@ -48,6 +61,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const inflate = {
+  snappy: (b: Uint8Array) => Buffer.from(decodeSnappy(b, 1 << 20)),
+  'x-snappy-framed': (b: Uint8Array) => Buffer.from(decodeSnappyFramed(b, 1 << 20)),
   gzip: (b: Uint8Array) => zlib.gunzipSync(b),
   deflate: (b: Uint8Array) => zlib.inflateSync(b),
   br: (b: Uint8Array) => zlib.brotliDecompressSync(b),
@@ -58,6 +73,8 @@ describe('response compression', () => {
     ['gzip', 'gzip'],
     ['deflate', 'deflate'],
     ['br', 'br'],
+    ['snappy', 'snappy'],
+    ['x-snappy-framed', 'x-snappy-framed'],
     ['gzip, deflate, br', 'gzip'],
     ['br;q=1, gzip;q=0.5', 'br'],
     ['*', 'gzip'],
@@ -74,7 +91,7 @@ describe('response compression', () => {
     ['a body under the threshold', '/albums/1', {}],
     ['no Accept-Encoding', '/albums/2', { 'accept-encoding': '' }],
     ['only identity accepted', '/albums/2', { 'accept-encoding': 'identity' }],
-    ['an encoding the server lacks', '/albums/2', { 'accept-encoding': 'x-snappy-framed' }],
+    ['an encoding the server lacks', '/albums/2', { 'accept-encoding': 'bzip2' }],
   ] as const)('leaves %s uncompressed', async (_name, url, headers) => {
     const r = await server.request('GET', url, { headers: { 'accept-encoding': 'gzip', ...headers } });
     expect(r.status).toBe(200);
@@ -110,6 +127,8 @@ describe('compressed request bodies', () => {
     ['gzip', zlib.gzipSync],
     ['deflate', zlib.deflateSync],
     ['br', zlib.brotliCompressSync],
+    ['snappy', encodeSnappy],
+    ['x-snappy-framed', encodeSnappyFramed],
   ] as const)('reads a %s body', async (encoding, compress) => {
     created = undefined;
     const r = await server.request('POST', '/albums', {
@@ -123,10 +142,31 @@ describe('compressed request bodies', () => {
   it.each([
     [
       'an encoding the server lacks: 415',
-      'snappy',
+      'bzip2',
       Buffer.from('{}'),
       415,
-      'Unsupported encoding referenced: snappy',
+      'Unsupported encoding referenced: bzip2',
+    ],
+    [
+      'a snappy body that does not inflate: 400',
+      'x-snappy-framed',
+      Buffer.from('not snappy'),
+      400,
+      'Cannot properly decode stream: x-snappy-framed',
+    ],
+    [
+      'a snappy bomb (a block declaring 1 MiB, past the 64 KiB limit): 413 before decoding',
+      'snappy',
+      encodeSnappy(Buffer.alloc(1024 * 1024, 0x20)),
+      413,
+      'Request body is too large',
+    ],
+    [
+      'a framed snappy bomb: 413',
+      'x-snappy-framed',
+      encodeSnappyFramed(Buffer.alloc(1024 * 1024, 0x20)),
+      413,
+      'Request body is too large',
     ],
     [
       'a body that does not inflate: 400',
@@ -177,4 +217,58 @@ describe('the typed client with compressedFetch', () => {
     expect((created as Album | undefined)?.getName()).toBe(LONG_NAME);
     expect(seen).toEqual(['gzip', 'sent identity', 'sent gzip']);
   });
+});
+
+describe('compressedFetch with the snappy encodings and an inflated-size cap', () => {
+  it.each(['snappy', 'x-snappy-framed'] as const)(
+    'asks for and inflates %s, and sends large bodies in it',
+    async (encoding) => {
+      const seen: string[] = [];
+      const client = createResourceClient(
+        {
+          baseUrl: server.base,
+          fetch: compressedFetch(
+            async (url, init) => {
+              const r = await nodeHttpFetch(url, init);
+              r.headers.forEach((v, n) => {
+                if (n === 'content-encoding') seen.push(v);
+              });
+              seen.push(`sent ${init.headers['content-encoding'] ?? 'identity'}`);
+              return r;
+            },
+            { accept: [encoding], requestEncoding: encoding },
+          ),
+        },
+        { albums },
+      );
+      expect((await client.albums.get(2)).entity.getName()).toBe(LONG_NAME);
+      created = undefined;
+      await client.albums.create(
+        new Album().setId(0).setName(LONG_NAME).setOwner('urn:li:member:7').setStamps(new ChangeTimeStamps()),
+      );
+      expect((created as Album | undefined)?.getName()).toBe(LONG_NAME);
+      expect(seen).toEqual([encoding, 'sent identity', `sent ${encoding}`]);
+    },
+  );
+
+  it.each(['gzip', 'deflate', 'snappy', 'x-snappy-framed'] as const)(
+    'refuses a %s response that inflates past maxInflatedBytes with a typed error',
+    async (encoding) => {
+      const client = createResourceClient(
+        {
+          baseUrl: server.base,
+          fetch: compressedFetch(nodeHttpFetch, { accept: [encoding], maxInflatedBytes: 2048 }),
+        },
+        { albums },
+      );
+      const error = await client.albums.get(2).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(error).toBeInstanceOf(InflatedResponseTooLargeError);
+      expect((error as InflatedResponseTooLargeError).code).toBe('SVC_ERR_CLIENT_INFLATED_TOO_LARGE');
+      // a body under the cap still inflates
+      expect((await client.albums.get(1)).entity.getName()).toBe('short');
+    },
+  );
 });
