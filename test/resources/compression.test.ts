@@ -11,7 +11,6 @@ import {
   collection,
   compressedFetch,
   createResourceClient,
-  nodeHttpFetch,
 } from '../../src';
 import { LatLong } from '../generated/fixtures/com/example/photos/LatLong';
 import { Album } from '../generated/fixtures/com/example/photos/Album';
@@ -229,7 +228,7 @@ describe('compressedFetch with the snappy encodings and an inflated-size cap', (
           baseUrl: server.base,
           fetch: compressedFetch(
             async (url, init) => {
-              const r = await nodeHttpFetch(url, init);
+              const r = await server.fetch(url, init);
               r.headers.forEach((v, n) => {
                 if (n === 'content-encoding') seen.push(v);
               });
@@ -257,7 +256,7 @@ describe('compressedFetch with the snappy encodings and an inflated-size cap', (
       const client = createResourceClient(
         {
           baseUrl: server.base,
-          fetch: compressedFetch(nodeHttpFetch, { accept: [encoding], maxInflatedBytes: 2048 }),
+          fetch: compressedFetch(server.fetch, { accept: [encoding], maxInflatedBytes: 2048 }),
         },
         { albums },
       );
