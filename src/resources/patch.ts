@@ -127,12 +127,13 @@ export function applyPatch(target: DataMap, patch: DataMap): DataMap {
   return target;
 }
 
+/** The patch a {@link PatchRequest} being made from another one carries (checked when that one was made). */
+let alreadyChecked: DataMap | undefined;
+
 /**
  * What a partial update handler receives: the patch as sent (as the reference's `PatchRequest`), plus
  * conveniences to read it and apply it to a typed entity.
  */
-/** The patch a {@link PatchRequest} being made from another one carries (checked when that one was made). */
-let alreadyChecked: DataMap | undefined;
 
 export class PatchRequest<V extends RecordTemplate> {
   /** The patch document: the value of the body's `patch` entry (`{"$set":{...},...}`). */

@@ -68,7 +68,7 @@ export interface RequestSocket {
 export interface ConnectionEvents {
   /** True once the response was written completely (a close then is no disconnect). */
   readonly writableFinished: boolean;
-  /** True once the response was ended (`end()` called); see {@link responseCompleted}. */
+  /** True once the response was ended (`end()` called); see `responseCompleted`. */
   readonly writableEnded?: boolean;
   /** True once the connection closed. */
   readonly destroyed: boolean;

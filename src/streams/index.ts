@@ -10,7 +10,8 @@ export * from './portable';
 export type { NodeReadable } from './node-readable';
 
 declare module './node-readable' {
-  /** On Node (the package root is loaded), Node's `Readable`: see node-readable.ts. */
+  // On Node (the package root is loaded), Node's `Readable`: see node-readable.ts. A line comment: TypeDoc
+  // refuses a second doc comment on one interface.
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the heritage is the point
   interface NodeReadable extends Readable {}
 }
