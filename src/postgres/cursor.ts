@@ -5,7 +5,10 @@ import { withDemand } from '../streams';
 
 /** Options of {@link cursorRows}. */
 export interface CursorRowsOptions<R, T> {
-  /** Rows fetched per round trip, at most (never more than asked for). Default 256. */
+  /**
+   * Rows fetched per round trip, at most (never more than asked for). Default 1024: a streamed answer asks
+   * for up to 1,024 rows at a time (src/server/streamed-collection.ts), each ask one round trip.
+   */
   readonly batchSize?: number;
   /** Each row (an object by column name) to the value emitted. Default: the row itself. */
   readonly map?: (row: R) => T;
@@ -40,7 +43,7 @@ export function cursorRows<R extends object = Record<string, unknown>, T = R>(
   query: { readonly text: string; readonly values?: readonly unknown[] },
   options: CursorRowsOptions<R, T> = {},
 ): Observable<T> {
-  const batchSize = options.batchSize ?? 256;
+  const batchSize = options.batchSize ?? 1024;
   if (!Number.isInteger(batchSize) || batchSize < 1)
     throw new RangeError('batchSize must be a positive integer');
   const map = options.map ?? ((row: R) => row as unknown as T);
