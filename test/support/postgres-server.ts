@@ -179,10 +179,21 @@ export class PostgresServer {
     rmSync(this.#dir, { recursive: true, force: true });
   }
 
-  /** At once, for a process that is exiting: kills the server (its backends follow) and removes its directory. */
+  /**
+   * Synchronously, for a process that is exiting (no event loop left to wait with): immediate shutdown, a
+   * bounded wait for the postmaster to be gone (it waits for its backends), then its directory removed.
+   * Removing the directory while backends still wrote to it left it behind.
+   */
   disposeNow(): void {
-    if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL');
-    rmSync(this.#dir, { recursive: true, force: true });
+    const pid = this.#child.pid;
+    if (pid !== undefined && this.#child.exitCode === null && this.#child.signalCode === null) {
+      this.#child.kill('SIGQUIT');
+      // gone, or a zombie (exited; this process reaps it only after the handler)
+      const gone = `[ ! -e /proc/${pid} ] || [ "$(awk '{print $3}' /proc/${pid}/stat)" = Z ]`;
+      spawnSync('sh', ['-c', `until ${gone}; do sleep 0.05; done`], { timeout: 10_000 });
+      if (this.#child.exitCode === null) this.#child.kill('SIGKILL');
+    }
+    rmSync(this.#dir, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 
