@@ -18,8 +18,8 @@ export const FIRST_BATCH = 64;
  * What a batch's JSON aims at: batches are sized from the elements' encoded length so far, so that each
  * socket write carries ~64 KB whatever the rows' width (1,000-character rows are asked for ~60 at a time,
  * 90-byte ones ~730). Batches of 256 rows (23 KB) cost the PostgreSQL export 3.7-5.1 µs of server CPU a row
- * and 0.29× a bare cursor's rows/s; sized so, 2.7-2.8 µs and 0.55× (before the batch encoding below; the
- * machine loaded).
+ * and 0.29× a bare cursor's rows/s; sized so, 2.5-2.8 µs and 0.55× (the machine loaded; with the rest of
+ * this file and the cursor's read-ahead, 0.72-0.74×: src/postgres/README.md, "Figures").
  */
 export const BATCH_BYTES = 64 * 1024;
 
