@@ -47,8 +47,8 @@ module.exports = {
   ],
   // Generates test/generated/ (the data templates of the schema trees the tests use) before any test runs.
   globalSetup: '<rootDir>/scripts/jest-global-setup.ts',
-  // Stops the redis-server the global setup started for the queue tests.
-  globalTeardown: '<rootDir>/scripts/redis-for-tests.ts',
+  // Stops the redis-server and the PostgreSQL the global setup started.
+  globalTeardown: '<rootDir>/scripts/jest-global-teardown.ts',
   // Property tests and the CLI round trips spawn real processes; keep a generous ceiling.
   testTimeout: 30000,
   // Two test files at a time (jest's default on 2 cores is one): most files wait on real servers,

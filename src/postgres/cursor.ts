@@ -5,10 +5,20 @@ import { withDemand } from '../streams';
 
 /** Options of {@link cursorRows}. */
 export interface CursorRowsOptions<R, T> {
-  /** Rows fetched per round trip, at most (never more than asked for). Default 256. */
+  /**
+   * Rows fetched per round trip, at most (never more than asked for). Default 1024: a streamed answer asks
+   * for up to 1,024 rows at a time (src/server/streamed-collection.ts), each ask one round trip.
+   */
   readonly batchSize?: number;
   /** Each row (an object by column name) to the value emitted. Default: the row itself. */
   readonly map?: (row: R) => T;
+  /**
+   * Fetch the next batch (`batchSize` rows) as soon as one arrives, before its rows are mapped and handed
+   * on, so that the database produces rows while the consumer takes the previous ones: at most one batch is
+   * read beyond what was asked for (held unmapped). Default false: rows are fetched only as asked for.
+   * Without it, the database sat idle while a streamed answer mapped and wrote each batch.
+   */
+  readonly readAhead?: boolean;
 }
 
 /** What the driver has and its typings leave out: the protocol-level cancel request (`client.cancel`). */
@@ -40,16 +50,18 @@ export function cursorRows<R extends object = Record<string, unknown>, T = R>(
   query: { readonly text: string; readonly values?: readonly unknown[] },
   options: CursorRowsOptions<R, T> = {},
 ): Observable<T> {
-  const batchSize = options.batchSize ?? 256;
+  const batchSize = options.batchSize ?? 1024;
   if (!Number.isInteger(batchSize) || batchSize < 1)
     throw new RangeError('batchSize must be a positive integer');
   const map = options.map ?? ((row: R) => row as unknown as T);
+  const readAhead = options.readAhead ?? false;
   return withDemand<T>(
     (demand$) =>
       new Observable<T>((subscriber) => {
         let client: pg.PoolClient | undefined;
         let cursor: Cursor<R> | undefined;
         let outstanding = 0;
+        /** The cursor's read in flight, if any: an unsubscribe then cancels the query on the server. */
         let reading: Promise<unknown> | undefined;
         let finished = false;
         let released = false;
@@ -58,50 +70,87 @@ export function cursorRows<R extends object = Record<string, unknown>, T = R>(
           released = true;
           client.release(err);
         };
+        /** Rows read and not handed on yet (`held[heldAt...]`). */
+        let held: R[] = [];
+        let heldAt = 0;
+        /** A read came back short: there are no rows after `held`. */
+        let exhausted = false;
+        /** The read in flight, and how many rows it asked for (one at a time: a cursor reads in turn). */
+        let next: { readonly rows: Promise<R[]>; readonly n: number } | undefined;
+        let looping = false;
+        const fetch = (n: number): void => {
+          const read = cursor!.read(n);
+          reading = read;
+          const settle = (): void => {
+            if (reading === read) reading = undefined;
+          };
+          // settled here, awaited in the loop (maybe later): a failure is never an unhandled rejection
+          read.then(settle, settle);
+          next = { rows: read, n };
+        };
+        const fail = (err: unknown, usable: boolean): void => {
+          finished = true;
+          // a read's error sent a Sync already: the connection is usable again (else it is destroyed)
+          if (usable) release();
+          else void closeThenRelease();
+          subscriber.error(err);
+        };
         const pump = async (): Promise<void> => {
-          if (reading !== undefined || cursor === undefined || finished) return;
-          while (outstanding > 0 && !finished) {
-            const n = Math.min(batchSize, outstanding);
-            const read = cursor.read(n);
-            reading = read;
-            let rows: R[];
-            try {
-              rows = await read;
-            } catch (err) {
-              reading = undefined;
-              if (finished) return;
-              finished = true;
-              // the cursor's error sent a Sync already: the connection is usable again (else it is destroyed)
-              release();
-              subscriber.error(err);
-              return;
-            }
-            reading = undefined;
-            if (finished) return;
-            outstanding -= rows.length;
-            for (const row of rows) {
-              let value: T;
-              try {
-                value = map(row);
-              } catch (err) {
-                finished = true;
-                void closeThenRelease();
-                subscriber.error(err);
-                return;
+          if (looping || cursor === undefined || finished) return;
+          looping = true;
+          try {
+            for (;;) {
+              if (heldAt === held.length) {
+                if (exhausted) {
+                  finished = true;
+                  void closeThenRelease();
+                  subscriber.complete();
+                  return;
+                }
+                if (next === undefined) {
+                  if (outstanding === 0) return; // nothing asked for: wait
+                  fetch(Math.min(batchSize, outstanding));
+                }
+                const { rows: read, n } = next!;
+                let rows: R[];
+                try {
+                  rows = await read;
+                } catch (err) {
+                  next = undefined;
+                  if (!finished) fail(err, true);
+                  return;
+                }
+                next = undefined;
+                if (finished) return;
+                if (rows.length < n) exhausted = true;
+                held = rows;
+                heldAt = 0;
               }
-              subscriber.next(value);
-              if (finished) return;
+              // rows are about to be handed on: the next batch is read meanwhile (one ahead, never two)
+              if (readAhead && !exhausted && next === undefined && outstanding > 0) fetch(batchSize);
+              while (outstanding > 0 && heldAt < held.length) {
+                const row = held[heldAt++]!;
+                outstanding--;
+                let value: T;
+                try {
+                  value = map(row);
+                } catch (err) {
+                  fail(err, false);
+                  return;
+                }
+                subscriber.next(value);
+                if (finished) return;
+              }
+              if (heldAt < held.length) return; // more held than asked for: wait for demand
             }
-            if (rows.length < n) {
-              finished = true;
-              void closeThenRelease();
-              subscriber.complete();
-              return;
-            }
+          } finally {
+            looping = false;
           }
         };
         const closeThenRelease = async (): Promise<void> => {
           try {
+            // a read ahead may be on its way: the cursor closes once it is in
+            await reading?.catch(() => undefined);
             await cursor?.close();
             release();
           } catch (err) {
@@ -143,13 +192,17 @@ export function cursorRows<R extends object = Record<string, unknown>, T = R>(
           // again (a query behind the cursor's answers only once it is) before it goes back to the pool
           cancelQuery(pool, client, cursor);
           const c = client;
-          void inFlight
-            .catch(() => undefined)
-            .then(() => c.query('SELECT 1'))
-            .then(
-              () => release(),
-              (err: unknown) => release(err instanceof Error ? err : new Error(String(err))),
-            );
+          void inFlight.then(
+            // the fetch was done before the cancel came (a short read, or a read ahead): the portal is
+            // open and no Sync was sent, so a query behind it would wait forever; close the cursor instead
+            () => closeThenRelease(),
+            // cancelled: the cursor's error sent a Sync; the query behind it answers once it is idle
+            () =>
+              c.query('SELECT 1').then(
+                () => release(),
+                (err: unknown) => release(err instanceof Error ? err : new Error(String(err))),
+              ),
+          );
         };
       }),
   );

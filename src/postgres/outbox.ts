@@ -112,7 +112,7 @@ export class Outbox {
         try {
           const r = await client.query<{ id: string; topic: string; payload: Record<string, unknown> }>(
             `SELECT id::text AS id, topic, payload FROM ${this.table}
-             WHERE dispatched_at IS NULL ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+             WHERE dispatched_at IS NULL ORDER BY ${this.table}.id LIMIT 1 FOR UPDATE SKIP LOCKED`,
           );
           const entry = r.rows[0];
           if (entry === undefined) {

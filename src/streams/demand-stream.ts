@@ -37,9 +37,9 @@ export function demandSourceOf<T = unknown>(value: unknown): DemandSource<T> | u
 }
 
 /**
- * Pulls a demand source in batches: {@link next} asks for `window` values and resolves with them once they
- * have all arrived (fewer at the end; undefined once the source completed), so at most `window` values are
- * ever fetched ahead of what the consumer took. {@link cancel} unsubscribes at once, also while a batch is
+ * Pulls a demand source in batches: {@link next} asks for `window` values (or fewer) and resolves with them
+ * once they have all arrived (fewer at the end; undefined once the source completed), so at most `window`
+ * values are ever fetched ahead of what the consumer took. {@link cancel} unsubscribes at once, also while a batch is
  * on its way (its `next()` then rejects with the reason): a database cursor's teardown runs now, not after
  * its current fetch.
  */
@@ -73,12 +73,18 @@ export class DemandPuller<T> {
     this.#wake?.();
   }
 
-  /** The next batch (at most `window` values), or undefined at the end; rejects with the source's error. */
-  async next(): Promise<T[] | undefined> {
+  /**
+   * The next batch (at most `count` values, by default and at most `window`), or undefined at the end;
+   * rejects with the source's error. A writer sizes its batches with `count` (a small first one for an early
+   * first byte, then what fills a socket write).
+   */
+  async next(count: number = this.window): Promise<T[] | undefined> {
+    if (!Number.isInteger(count) || count < 1 || count > this.window)
+      throw new RangeError(`count must be an integer from 1 to the window (${this.window})`);
     if (!this.#done && this.#batch.length === 0) {
-      this.#outstanding = this.window;
+      this.#outstanding = count;
       const arrived = new Promise<void>((resolve) => (this.#wake = resolve));
-      this.#demand.next(this.window);
+      this.#demand.next(count);
       if (this.#outstanding > 0 && !this.#done) await arrived;
       this.#wake = undefined;
     }

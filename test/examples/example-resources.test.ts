@@ -107,6 +107,24 @@ function exampleTests(store: Store): void {
       });
     });
 
+    it('lists and streams in id order past id 9 (numbers, not their text: 10 after 9)', async () => {
+      const created = await req(
+        'POST',
+        '/photos',
+        { elements: ['g', 'h', 'i', 'j', 'k'].map((title) => ({ title, format: 'PNG' })) },
+        { 'x-svc-method': 'batch_create' },
+      );
+      expect(created.json.elements.map((e: { status: number }) => e.status)).toEqual([
+        201, 201, 201, 201, 201,
+      ]);
+      const ids = Array.from({ length: 11 }, (_, i) => i + 1);
+      const idsOf = (r: { json: { elements: Array<{ id: number }> } }): number[] =>
+        r.json.elements.map((p) => p.id);
+      expect(idsOf(await req('GET', '/photos?q=export&count=20&fields=id'))).toEqual(ids);
+      expect(idsOf(await req('GET', '/photos?q=export&start=8&count=2&fields=id'))).toEqual([9, 10]);
+      expect(idsOf(await req('GET', '/photos?count=20&fields=id'))).toEqual(ids);
+    });
+
     it('purges old photos with their album entries (an action returning a record from an Observable)', async () => {
       const r = await req('POST', '/photos?action=purge', { takenBefore: 1_710_000_000_000 });
       expect(r.json).toEqual({ value: { photosRemoved: 2, entriesRemoved: 1 } });

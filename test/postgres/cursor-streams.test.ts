@@ -136,6 +136,45 @@ describe('cursorRows', () => {
     expect(same.rows).toEqual([{ state: 'idle' }]);
   });
 
+  it('reads one batch ahead of demand with readAhead, maps only what was asked for, and completes in order', async () => {
+    // the query's rows are numbered by a sequence: its last value is how many rows PostgreSQL produced
+    await pool.query('DROP SEQUENCE IF EXISTS produced; CREATE SEQUENCE produced');
+    const produced = async (): Promise<number> =>
+      Number((await watcher.query<{ n: string }>('SELECT last_value AS n FROM produced')).rows[0]!.n);
+    fetched = 0;
+    const source = demandSourceOf<Photo>(
+      cursorRows(
+        pool,
+        { text: "SELECT nextval('produced')::int AS g, 'x' AS pad FROM generate_series(1, 35)" },
+        { map: toPhoto, batchSize: 10, readAhead: true },
+      ),
+    )!;
+    const puller = new DemandPuller(source, 10);
+    const ids: unknown[] = [];
+    for (let k = 1; k <= 3; k++) {
+      ids.push(...(await puller.next())!.map((p) => p.getId()));
+      expect(fetched).toBe(10 * k);
+      // the next batch is read (or being read) already, and no more
+      expect(await produced()).toBeLessThanOrEqual(10 * (k + 1));
+      await until(async () => (await produced()) === Math.min(35, 10 * (k + 1)));
+    }
+    ids.push(...(await puller.next())!.map((p) => p.getId()));
+    expect(await puller.next()).toBeUndefined();
+    expect(ids).toEqual(Array.from({ length: 35 }, (_, i) => i + 1));
+    await until(poolIdle);
+  });
+
+  it('returns the connection when unsubscribed with a batch read ahead', async () => {
+    const source = demandSourceOf<Photo>(
+      cursorRows(pool, numbers(0, 100_000), { map: toPhoto, batchSize: 100, readAhead: true }),
+    )!;
+    const puller = new DemandPuller(source, 100);
+    expect(await puller.next()).toHaveLength(100);
+    puller.cancel();
+    await until(poolIdle);
+    expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+
   it('completes with every row when subscribed without demand', async () => {
     const ids: unknown[] = [];
     await new Promise<void>((resolve, reject) =>

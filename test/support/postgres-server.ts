@@ -1,8 +1,9 @@
 /**
  * A real PostgreSQL server for tests (issue 27): `initdb` in a temp directory, `postgres` on a free
  * loopback port with durability off (fsync, full-page writes: nothing a test needs survives a crash), and
- * everything stopped and removed by {@link PostgresServer.dispose}. One server per test file (beforeAll);
- * each file makes the databases it needs ({@link PostgresServer.createDatabase}). Never Docker.
+ * everything stopped and removed by {@link PostgresServer.dispose}. One server for the whole jest run
+ * (scripts/postgres-for-tests.ts, when the run includes a file that needs it), else one per test file
+ * ({@link postgresForTests}); each file makes the databases it needs (`createDatabase`). Never Docker.
  *
  * Needs Debian's `postgresql` package (tested with 15); {@link ensurePostgres} installs it when it can. As
  * root (the CI machines), the server runs as the package's `postgres` user: PostgreSQL refuses root.
@@ -157,16 +158,8 @@ export class PostgresServer {
   }
 
   /** Creates a database of that name (dropping one there already) and answers its connection string. */
-  async createDatabase(name: string): Promise<string> {
-    const client = new Client({ connectionString: this.url() });
-    await client.connect();
-    try {
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await client.query(`CREATE DATABASE "${name}"`);
-    } finally {
-      await client.end();
-    }
-    return this.url(name);
+  createDatabase(name: string): Promise<string> {
+    return createDatabase(this.port, name);
   }
 
   /** Immediate shutdown (SIGQUIT: backends end at once, nothing is kept) and wait for the exit. */
@@ -185,19 +178,82 @@ export class PostgresServer {
     await this.#stop();
     rmSync(this.#dir, { recursive: true, force: true });
   }
+
+  /**
+   * Synchronously, for a process that is exiting (no event loop left to wait with): immediate shutdown, a
+   * bounded wait for the postmaster to be gone (it waits for its backends), then its directory removed.
+   * Removing the directory while backends still wrote to it left it behind.
+   */
+  disposeNow(): void {
+    const pid = this.#child.pid;
+    if (pid !== undefined && this.#child.exitCode === null && this.#child.signalCode === null) {
+      this.#child.kill('SIGQUIT');
+      // gone, or a zombie (exited; this process reaps it only after the handler)
+      const gone = `[ ! -e /proc/${pid} ] || [ "$(awk '{print $3}' /proc/${pid}/stat)" = Z ]`;
+      spawnSync('sh', ['-c', `until ${gone}; do sleep 0.05; done`], { timeout: 10_000 });
+      if (this.#child.exitCode === null) this.#child.kill('SIGKILL');
+    }
+    rmSync(this.#dir, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+/** What a test file uses of its PostgreSQL: its own databases on it. */
+export interface TestPostgres {
+  readonly port: number;
+  /** A connection string for `database` (default `postgres`). */
+  url(database?: string): string;
+  /** Creates a database of that name (dropping one there already) and answers its connection string. */
+  createDatabase(name: string): Promise<string>;
 }
 
 /**
- * One server for the calling test file: started in `beforeAll`, disposed in `afterAll`. The getter throws
- * before `beforeAll` has run.
+ * The environment variable the jest global setup sets to the port of the suite's one PostgreSQL
+ * (scripts/postgres-for-tests.ts), for the test files to make their databases on.
  */
-export function postgresForTests(): () => PostgresServer {
-  let server: PostgresServer | undefined;
+export const SHARED_POSTGRES_ENV = 'SVC_TEST_POSTGRES_PORT';
+
+async function createDatabase(port: number, name: string): Promise<string> {
+  const client = new Client({ connectionString: `postgres://svc@127.0.0.1:${port}/postgres` });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  return `postgres://svc@127.0.0.1:${port}/${name}`;
+}
+
+/** The suite's server, started by the global setup: this file only makes databases on it. */
+class SharedPostgres implements TestPostgres {
+  constructor(readonly port: number) {}
+
+  url(database = 'postgres'): string {
+    return `postgres://svc@127.0.0.1:${this.port}/${database}`;
+  }
+
+  createDatabase(name: string): Promise<string> {
+    return createDatabase(this.port, name);
+  }
+}
+
+/**
+ * The PostgreSQL of the calling test file, on which it makes its own databases (each file its own names):
+ * the suite's one server when the jest global setup started it (scripts/postgres-for-tests.ts: an initdb
+ * and a start for the run, not one per file), else a server of the file's own, started in `beforeAll` and
+ * disposed in `afterAll`. The getter throws before `beforeAll` has run.
+ */
+export function postgresForTests(): () => TestPostgres {
+  let server: TestPostgres | undefined;
+  let own: PostgresServer | undefined;
   beforeAll(async () => {
-    server = await PostgresServer.start();
+    const shared = Number(process.env[SHARED_POSTGRES_ENV]);
+    if (Number.isInteger(shared) && shared > 0) server = new SharedPostgres(shared);
+    else server = own = await PostgresServer.start();
   }, 60_000);
   afterAll(async () => {
-    await server?.dispose();
+    await own?.dispose();
+    own = undefined;
     server = undefined;
   });
   return () => {
