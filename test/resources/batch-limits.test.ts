@@ -8,6 +8,7 @@ import http from 'node:http';
 import {
   BatchFinderResult,
   DEFAULT_MAX_BATCH_SIZE,
+  JsonCodec,
   LONG_KEY,
   ResourceDefinitionError,
   STRING,
@@ -434,6 +435,9 @@ describe('a large batch is served in slices', () => {
       elements: unknown[];
     }>;
     expect(entries).toHaveLength(900);
+    // encoded a part at a time, the text is still the codec's one encode of the same data, byte for byte
+    const codec = new JsonCodec();
+    expect(r.text).toBe(codec.mapToString(codec.stringToMap(r.text)));
     entries.forEach((e, i) => {
       if (i % 3 === 0) expect([e.isError, e.elements.length]).toEqual([undefined, 1]);
       else expect([e.isError, e.error?.status]).toEqual([true, i % 3 === 1 ? 403 : 404]);
