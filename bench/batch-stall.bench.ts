@@ -109,7 +109,11 @@ async function runServer(): Promise<void> {
   process.on('message', (msg) => {
     if (msg === 'reset') loop.reset();
     else if (msg === 'report') process.send!({ loopMaxMs: loop.max / 1e6 });
-    else if (msg === 'stop') void app.close().then(() => process.exit(0));
+    else if (msg === 'stop') {
+      // the driver's keep-alive connections would hold close() open; the app removes its data dir on close
+      app.server.closeAllConnections();
+      void app.close().then(() => process.exit(0));
+    }
   });
 }
 
@@ -301,8 +305,13 @@ async function runDriver(): Promise<void> {
       `${JSON.stringify({ phases: [pooled, ...phases], pinned: cmd !== process.execPath })}\n`,
     );
   } finally {
-    server.send('stop');
+    // wait for the server to close (it removes the example's temporary data directory as it does)
+    const exited = new Promise((r) => server.once('exit', r));
     agent.destroy();
+    server.send('stop');
+    const timer = setTimeout(() => server.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
   }
 }
 

@@ -3,6 +3,7 @@
  * `photos`, `albums` and `albumEntries` called as a user would (`api.photos.batchGet([1, 2, 3])`), the
  * answers decoded into the generated classes, errors surfaced as `ServiceResponseError`s.
  */
+import * as fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import {
   CompoundKey,
@@ -14,8 +15,10 @@ import {
   diffPatch,
 } from '../../src';
 import { createExampleApp } from '../../examples/app';
-import { main as runExampleClient } from '../../examples/client';
+import { SAMPLE_IMAGE, main as runExampleClient } from '../../examples/client';
+import { tempDirs } from '../support/temp-dirs';
 import { exampleResources } from '../../examples/resources';
+import { ImageStore } from '../../examples/images';
 import { PhotoLibrary, seededLibrary } from '../../examples/store';
 import { AlbumEntry } from '../../examples/src/main/generated/com/example/photos/AlbumEntry';
 import { Album } from '../../examples/src/main/generated/com/example/photos/Album';
@@ -26,12 +29,14 @@ import { PurgeResult } from '../../examples/src/main/generated/com/example/photo
 // the client needs the definitions' shapes only: handlers over an empty library are never called
 const [photos, albums, albumEntries] = exampleResources(new PhotoLibrary());
 
+const libraryImages = tempDirs('svc-example-client-images-');
 let app: FastifyInstance;
 let baseUrl: string;
 let lib: PhotoLibrary;
 
 beforeEach(async () => {
-  lib = seededLibrary();
+  // the images the example client uploads go to a directory of this file's, removed after it
+  lib = seededLibrary(new ImageStore(libraryImages()));
   app = await createExampleApp({ library: lib });
   await app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -311,10 +316,20 @@ describe('what it sends', () => {
 });
 
 describe('examples/client.ts', () => {
+  const downloads = tempDirs('svc-example-client-');
+
   it('runs against the service and prints what it did', async () => {
     const lines: string[] = [];
-    await runExampleClient(baseUrl, (l) => lines.push(l));
-    expect(lines).toEqual([
+    const dir = downloads();
+    await runExampleClient(baseUrl, (l) => lines.push(l), dir);
+    // the upload, its job and the download name ids made by this run
+    const upload = /^uploaded photo (\d+): PENDING, job [0-9a-f-]{36}$/.exec(lines[8] ?? '');
+    expect(upload).not.toBeNull();
+    const id = upload![1]!;
+    expect(lines[9]).toBe(`photo ${id} is READY`);
+    expect(lines[10]).toMatch(new RegExp(`^downloaded cid:\\S+ \\(attachment \\S+\\) to ${dir}/photo-${id}\\.png$`));
+    expect(fs.readFileSync(`${dir}/photo-${id}.png`)).toEqual(fs.readFileSync(SAMPLE_IMAGE));
+    expect(lines.slice(0, 8)).toEqual([
       'photo 1: Sunrise over the bay (JPEG)',
       'photo 2: Harbour lights (PNG)',
       'photo 3: Dunes at noon (JPEG)',
