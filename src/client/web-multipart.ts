@@ -1,3 +1,4 @@
+import { concatBytes, indexOfBytes, latin1Bytes } from '../data/bytes';
 import { AttachmentReader } from '../streams/attachment-reader';
 import type { ChunkChannel, PartChannel, PartsChannel, PartsListener } from '../streams/channels';
 import { AttachmentStreamError } from '../streams/errors';
@@ -46,25 +47,6 @@ function malformed(why: string): AttachmentStreamError {
   return new AttachmentStreamError(`Malformed multipart mime request. ${why}`);
 }
 
-function latin1(text: string): Uint8Array {
-  const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
-  return out;
-}
-
-function indexOf(bytes: Uint8Array, needle: Uint8Array, from: number): number {
-  const first = needle[0]!;
-  for (
-    let i = bytes.indexOf(first, from);
-    i !== -1 && i + needle.length <= bytes.length;
-    i = bytes.indexOf(first, i + 1)
-  ) {
-    let k = 1;
-    while (k < needle.length && bytes[i + k] === needle[k]) k++;
-    if (k === needle.length) return i;
-  }
-  return -1;
-}
 
 /** The parser: a buffer of bytes read and not yet consumed, over the stream's reader. */
 class WebMultipartReader {
@@ -78,8 +60,8 @@ class WebMultipartReader {
 
   constructor(reader: ReadableStreamDefaultReader<Uint8Array>, boundary: string) {
     this.#reader = reader;
-    this.#dashBoundary = latin1(`--${boundary}`);
-    this.#delimiter = latin1(`\r\n--${boundary}`);
+    this.#dashBoundary = latin1Bytes(`--${boundary}`);
+    this.#delimiter = latin1Bytes(`\r\n--${boundary}`);
   }
 
   /** Reads one more chunk into the buffer; false at the end of the stream. */
@@ -114,7 +96,7 @@ class WebMultipartReader {
       return;
     }
     for (;;) {
-      const at = indexOf(this.#buf, this.#delimiter, 0);
+      const at = indexOfBytes(this.#buf, this.#delimiter, 0);
       if (at !== -1) {
         this.#buf = this.#buf.subarray(at + this.#delimiter.length);
         return;
@@ -152,9 +134,9 @@ class WebMultipartReader {
       this.#buf = this.#buf.subarray(2);
       return headers;
     }
-    const end = latin1('\r\n\r\n');
+    const end = latin1Bytes('\r\n\r\n');
     let at: number;
-    while ((at = indexOf(this.#buf, end, 0)) === -1) {
+    while ((at = indexOfBytes(this.#buf, end, 0)) === -1) {
       if (this.#buf.byteLength > 64 * 1024) throw malformed('A part has headers over 64 KiB!');
       if (!(await this.#fill())) throw malformed('A part has no end of headers!');
     }
@@ -175,7 +157,7 @@ class WebMultipartReader {
   async nextChunk(): Promise<Uint8Array | 'end'> {
     const delimiter = this.#delimiter;
     for (;;) {
-      const at = indexOf(this.#buf, delimiter, 0);
+      const at = indexOfBytes(this.#buf, delimiter, 0);
       if (at === 0) {
         this.#buf = this.#buf.subarray(delimiter.length);
         return 'end';
@@ -221,14 +203,7 @@ class WebMultipartReader {
       if (size > limit) throw new AttachmentStreamError(`the response's first part is over ${limit} bytes`);
       chunks.push(c);
     }
-    if (chunks.length === 1) return chunks[0]!.slice();
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.byteLength;
-    }
-    return out;
+    return chunks.length === 1 ? chunks[0]!.slice() : concatBytes(chunks);
   }
 
   /** Abandons the rest of the stream (the response's connection is released). */

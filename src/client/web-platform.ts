@@ -1,3 +1,4 @@
+import { indexOfBytes } from '../data/bytes';
 import { AttachmentReader } from '../streams/attachment-reader';
 import { blobOf } from '../streams/blob-writer';
 import { partsFromIterator } from '../streams/channels';
@@ -196,7 +197,7 @@ export function splitMultipart(bytes: Uint8Array, boundary: string): BufferedPar
   let pos: number;
   if (startsWith(bytes, dashBoundary, 0)) pos = dashBoundary.length;
   else {
-    const at = indexOf(bytes, delimiter, 0);
+    const at = indexOfBytes(bytes, delimiter, 0);
     if (at === -1) throw malformed('No boundary found in the body!');
     pos = at + delimiter.length;
   }
@@ -210,7 +211,7 @@ export function splitMultipart(bytes: Uint8Array, boundary: string): BufferedPar
     const headers = new Map<string, string>();
     if (bytes[pos] === 0x0d && bytes[pos + 1] === 0x0a) pos += 2;
     else {
-      const end = indexOf(bytes, latin1(`${CRLF}${CRLF}`), pos);
+      const end = indexOfBytes(bytes, latin1(`${CRLF}${CRLF}`), pos);
       if (end === -1) throw malformed('A part has no end of headers!');
       let text = '';
       for (let i = pos; i < end; i++) text += String.fromCharCode(bytes[i]!);
@@ -220,7 +221,7 @@ export function splitMultipart(bytes: Uint8Array, boundary: string): BufferedPar
       }
       pos = end + 4;
     }
-    const next = indexOf(bytes, delimiter, pos);
+    const next = indexOfBytes(bytes, delimiter, pos);
     if (next === -1) throw malformed('The body ends before the close delimiter!');
     parts.push({ headers, body: bytes.subarray(pos, next) });
     pos = next + delimiter.length;
@@ -233,17 +234,6 @@ function startsWith(bytes: Uint8Array, prefix: Uint8Array, at: number): boolean 
   return true;
 }
 
-function indexOf(bytes: Uint8Array, needle: Uint8Array, from: number): number {
-  const first = needle[0]!;
-  for (
-    let i = bytes.indexOf(first, from);
-    i !== -1 && i + needle.length <= bytes.length;
-    i = bytes.indexOf(first, i + 1)
-  ) {
-    if (startsWith(bytes, needle, i)) return i;
-  }
-  return -1;
-}
 
 /** The client in a browser (or any runtime with `fetch`, `Blob` and web streams): the default platform. */
 export const WEB_PLATFORM: ClientPlatform = Object.freeze({

@@ -77,6 +77,21 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** Where `needle` (at least one byte) first occurs in `bytes` at or after `from`; -1 when nowhere. */
+export function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from = 0): number {
+  const first = needle[0]!;
+  for (
+    let i = bytes.indexOf(first, from);
+    i !== -1 && i + needle.length <= bytes.length;
+    i = bytes.indexOf(first, i + 1)
+  ) {
+    let k = 1;
+    while (k < needle.length && bytes[i + k] === needle[k]) k++;
+    if (k === needle.length) return i;
+  }
+  return -1;
+}
+
 /** The chunks one after the other, in a new array. */
 export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   if (NodeBuffer !== undefined) return NodeBuffer.concat(chunks);
