@@ -80,11 +80,16 @@ export function createCertificateAuthority(commonName = 'Svc test CA', days = 2)
       ],
       dir,
     );
-    return {
-      key: readFileSync(path.join(dir, 'ca.key'), 'utf8'),
-      cert: readFileSync(path.join(dir, 'ca.crt'), 'utf8'),
-    };
+    return pemPairIn(dir, 'ca');
   });
+}
+
+/** The `<name>.key` and `<name>.crt` that openssl wrote into `dir`. */
+function pemPairIn(dir: string, name: string): PemPair {
+  return {
+    key: readFileSync(path.join(dir, `${name}.key`), 'utf8'),
+    cert: readFileSync(path.join(dir, `${name}.crt`), 'utf8'),
+  };
 }
 
 /** A certificate signed by `ca` (P-256), for a server (`altNames`) or a client. */
@@ -137,10 +142,7 @@ export function issueCertificate(ca: PemPair, options: IssueOptions): PemPair {
       ],
       dir,
     );
-    return {
-      key: readFileSync(path.join(dir, 'leaf.key'), 'utf8'),
-      cert: readFileSync(path.join(dir, 'leaf.crt'), 'utf8'),
-    };
+    return pemPairIn(dir, 'leaf');
   });
 }
 

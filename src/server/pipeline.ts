@@ -615,12 +615,7 @@ export class ResourcePipeline {
     nextTurn: () => Promise<void>,
   ): Promise<EncodedResponse> {
     const filters = this.responseFiltersOf(state);
-    const r =
-      filters.length === 0
-        ? response
-        : withWritableHeaders(
-            await runStage(response, filters, (f, x) => f.response?.(x, state.request, state.call?.invocation)),
-          );
+    const r = filters.length === 0 ? response : await this.filteredResponse(state, response, filters);
     return this.encode(state, r, await this.encodeElementsSliced(state, r, nextTurn));
   }
 
@@ -824,9 +819,18 @@ export class ResourcePipeline {
   ): EncodedResponse | Promise<EncodedResponse> {
     const filters = this.responseFiltersOf(state);
     if (filters.length === 0) return this.encode(state, response);
+    return then(this.filteredResponse(state, response, filters), (r) => this.encode(state, r));
+  }
+
+  /** The response through the response filters (in the order {@link responseFiltersOf} gives). */
+  private filteredResponse(
+    state: RequestState,
+    response: ResourceResponse,
+    filters: readonly RequestFilter[],
+  ): ResourceResponse | Promise<ResourceResponse> {
     return then(
       runStage(response, filters, (f, r) => f.response?.(r, state.request, state.call?.invocation)),
-      (r) => this.encode(state, withWritableHeaders(r)),
+      withWritableHeaders,
     );
   }
 
@@ -943,14 +947,7 @@ export class ResourcePipeline {
     this.completeForError(state, err);
     const response = this.errorResponse(state, err);
     try {
-      const filters = this.responseFiltersOf(state);
-      const out =
-        filters.length === 0
-          ? this.encode(state, response)
-          : then(
-              runStage(response, filters, (f, r) => f.response?.(r, state.request, state.call?.invocation)),
-              (r) => this.encode(state, withWritableHeaders(r)),
-            );
+      const out = this.respond(state, response);
       return out instanceof Promise ? out.catch((e: unknown) => this.lastResort(state, e)) : out;
     } catch (e) {
       return this.lastResort(state, e);
