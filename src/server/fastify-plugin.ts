@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { pacedBody, pacedBytes } from './paced-body';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { CodecRegistry, createDefaultCodecRegistry } from '../data';
 import {
@@ -356,18 +357,29 @@ const PASS_THROUGH = (payload: unknown): string => payload as string;
 const setReplyHeader = (reply: FastifyReply, name: string, value: string): unknown =>
   reply.header(name, value);
 
-function send(reply: FastifyReply, out: EncodedResponse): void {
+/** Sends an encoded response; says whether its body is a stream (still being written when this returns). */
+function send(reply: FastifyReply, out: EncodedResponse): boolean {
   reply.code(out.status);
   // reply.header() per name: reply.headers() makes an array of names per response
   const latin1 = setHeaders(out.headers, reply, setReplyHeader);
   const body = out.body;
-  if (out.stream !== undefined) reply.send(out.stream);
-  else if (body === undefined) reply.send();
+  if (out.stream !== undefined) {
+    reply.send(out.stream);
+    return true;
+  }
+  const paced = body === undefined ? undefined : pacedBytes(body);
+  if (paced !== undefined) {
+    reply.header('content-length', String(paced.length));
+    reply.send(pacedBody(paced));
+    return true;
+  }
+  if (body === undefined) reply.send();
   // a string body is written in one go with the headers, in the body's encoding: Node would then send a
   // header's Latin-1 characters (a raw key in the id header) as UTF-8, so such responses send bytes
   else if (typeof body === 'string' && !latin1) reply.serializer(PASS_THROUGH).send(body);
   else if (typeof body === 'string') reply.send(Buffer.from(body, 'utf8'));
   else reply.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+  return false;
 }
 
 /** fastify's own errors (body too large, bad Content-Length...) as the protocol's. */
@@ -433,12 +445,9 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
     // Node's header names are lower case; headers a hook set (`request.headers = ...`) are merged into a copy
     const out = pipeline.handle(svc, request.log, svc.headers === request.raw.headers);
     if (isPromise(out)) {
-      return out.then((r) => {
-        send(reply, r);
-        // a streamed body is still being written when this promise settles: fastify would take the
-        // undefined for an empty reply and cut the stream off, so it gets the reply to wait on instead
-        return r.stream === undefined ? undefined : reply;
-      });
+      // a streamed body is still being written when this promise settles: fastify would take the
+      // undefined for an empty reply and cut the stream off, so it gets the reply to wait on instead
+      return out.then((r) => (send(reply, r) ? reply : undefined));
     }
     send(reply, out);
     return undefined;

@@ -25,6 +25,7 @@ import {
 } from '../resources/request';
 import type { ResourcePipeline } from './pipeline';
 import { DEFAULT_SERVER_TIMEOUTS, svcClientErrorHandler } from './server-options';
+import { pacedBody, pacedBytes } from './paced-body';
 import { type SvcCorsOptions, corsHandler } from './cors';
 
 /**
@@ -289,7 +290,10 @@ function write(res: ServerResponse, out: EncodedResponse): void {
     return;
   }
   const latin1 = setHeaders(out.headers, res, setResponseHeader);
-  const stream = out.stream;
+  const body = out.body;
+  const paced = out.stream !== undefined || body === undefined ? undefined : pacedBytes(body);
+  if (paced !== undefined) res.setHeader('content-length', paced.length);
+  const stream = paced === undefined ? out.stream : pacedBody(paced);
   if (stream !== undefined) {
     res.statusCode = out.status;
     stream.once('error', () => res.destroy());
@@ -299,7 +303,6 @@ function write(res: ServerResponse, out: EncodedResponse): void {
     stream.pipe(res);
     return;
   }
-  const body = out.body;
   if (body === undefined) {
     res.setHeader('content-length', '0');
     res.writeHead(out.status);
