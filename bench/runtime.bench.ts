@@ -36,6 +36,9 @@ const SHED_DELAY_MS = 5;
 interface Figures {
   readonly rps1: number[];
   readonly rps2: number[];
+  /** The anchor: bare node:http under node:cluster, 1 and 2 workers, the same work per request. */
+  readonly bare1: number[];
+  readonly bare2: number[];
   readonly shutdownMs: number[];
   readonly sustainable: number;
   readonly unloadedP99: number;
@@ -64,21 +67,27 @@ const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 let workRounds = 0;
 
 /** `svc serve` of the CPU service; resolves with the process and its port. */
-async function startService(
+function startService(
   args: readonly string[],
   core?: number,
 ): Promise<{ child: ChildProcess; port: number }> {
-  const node = [
-    process.execPath,
-    '-r',
-    '@swc-node/register',
-    path.join(ROOT, 'src/cli/run.ts'),
-    'serve',
-    '--port',
-    '0',
-    ...args,
-    SERVICE,
-  ];
+  return startProcess(
+    [path.join(ROOT, 'src/cli/run.ts'), 'serve', '--port', '0', ...args, SERVICE],
+    core,
+  );
+}
+
+/** The anchor: `workers` bare node:http processes under node:cluster (bench/fixtures/bare-cluster.ts). */
+function startBare(workers: number): Promise<{ child: ChildProcess; port: number }> {
+  return startProcess([path.join(ROOT, 'bench/fixtures/bare-cluster.ts'), String(workers)]);
+}
+
+/** Starts a node program that says `listening on http://127.0.0.1:<port>` on stderr. */
+async function startProcess(
+  program: readonly string[],
+  core?: number,
+): Promise<{ child: ChildProcess; port: number }> {
+  const node = [process.execPath, '-r', '@swc-node/register', ...program];
   // a child inherits the driver's pinning to core 1: unpinned services are given both cores back
   const cores = core !== undefined ? String(core) : '0,1';
   const [cmd, ...rest] = hasTaskset ? ['taskset', '-c', cores, ...node] : node;
@@ -94,7 +103,7 @@ async function startService(
       const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
       if (m !== null) resolve(Number(m[1]));
     });
-    child.once('exit', (code) => reject(new Error(`svc serve exited (${String(code)}):\n${out}`)));
+    child.once('exit', (code) => reject(new Error(`${program[0]} exited (${String(code)}):\n${out}`)));
   });
   return { child, port };
 }
@@ -208,20 +217,27 @@ async function runDriver(): Promise<void> {
   };
   workRounds = roundsForOneMs();
   // 1. two workers vs one, the load generator sharing both cores
+  // and the same with bare node:http under node:cluster (the machine's ceiling), rounds interleaved
   const rps1: number[] = [];
   const rps2: number[] = [];
+  const bare1: number[] = [];
+  const bare2: number[] = [];
   const one = await startService(['--workers', '1', '--no-load-shedding']);
   const two = await startService(['--workers', '2', '--no-load-shedding']);
-  await closedLoop(one.port, 16, 1);
-  await closedLoop(two.port, 16, 1);
+  const bareOne = await startBare(1);
+  const bareTwo = await startBare(2);
+  const runs = [
+    { port: one.port, into: rps1 },
+    { port: two.port, into: rps2 },
+    { port: bareOne.port, into: bare1 },
+    { port: bareTwo.port, into: bare2 },
+  ];
+  for (const r of runs) await closedLoop(r.port, 16, 1);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const which of round % 2 === 0 ? [1, 2] : [2, 1]) {
-      const r = await closedLoop(which === 1 ? one.port : two.port, 16, RUN_SECONDS);
-      (which === 1 ? rps1 : rps2).push(r.rps);
-    }
+    for (const r of round % 2 === 0 ? runs : [...runs].reverse())
+      r.into.push((await closedLoop(r.port, 16, RUN_SECONDS)).rps);
   }
-  await stop(one.child);
-  await stop(two.child);
+  for (const p of [one, two, bareOne, bareTwo]) await stop(p.child);
 
   // 2. SIGTERM to exit with 100 idle keep-alive connections
   const shutdownMs: number[] = [];
@@ -251,6 +267,8 @@ async function runDriver(): Promise<void> {
   const figures: Figures = {
     rps1,
     rps2,
+    bare1,
+    bare2,
     shutdownMs,
     sustainable,
     unloadedP99: unloaded.p99Ok,
@@ -285,6 +303,8 @@ function suites(): Suite[] {
   const f = JSON.parse(lines[lines.length - 1]!) as Figures;
   const r1 = mean(f.rps1);
   const r2 = mean(f.rps2);
+  const b1 = mean(f.bare1);
+  const b2 = mean(f.bare2);
   const spread = (xs: number[]): string => `${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))}`;
   const shutdownMedian = [...f.shutdownMs].sort((a, b) => a - b)[Math.floor(f.shutdownMs.length / 2)]!;
   const p99Ratio = f.shedOn.p99Ok / f.unloadedP99;
@@ -296,6 +316,8 @@ function suites(): Suite[] {
       facts: [
         { label: 'one process requests/s', value: r1, unit: 'req/s' },
         { label: '2 workers requests/s', value: r2, unit: 'req/s' },
+        { label: 'bare node:cluster, 1 worker requests/s', value: b1, unit: 'req/s' },
+        { label: 'bare node:cluster, 2 workers requests/s', value: b2, unit: 'req/s' },
       ],
       ratios: [
         {
@@ -303,9 +325,15 @@ function suites(): Suite[] {
           of: '2 workers requests/s',
           to: 'one process requests/s',
         },
+        {
+          name: 'the ceiling: bare node:cluster 2 workers / 1',
+          of: 'bare node:cluster, 2 workers requests/s',
+          to: 'bare node:cluster, 1 worker requests/s',
+        },
       ],
       notes: [
-        `${ROUNDS} rounds × ${RUN_SECONDS} s each, order swapped per round; per-round req/s: 1 process ${spread(f.rps1)}, 2 workers ${spread(f.rps2)}`,
+        `${ROUNDS} rounds × ${RUN_SECONDS} s each, order swapped per round; per-round req/s: 1 process ${spread(f.rps1)}, 2 workers ${spread(f.rps2)}; bare 1 ${spread(f.bare1)}, bare 2 ${spread(f.bare2)}`,
+        `the machine's ceiling, bare node:http under node:cluster doing the same work: ${(b2 / b1).toFixed(2)}× for 2 workers; Svc's runner scales ${(r2 / r1 / (b2 / b1)).toFixed(2)}× as well as that`,
         'the load generator (autocannon, pinned to core 1) shares the 2 cores with the workers, and the machine is shared with other sessions: 2× is out of reach',
         `work per request: ${f.workRounds} rounds of SHA-256 over 1 KiB (~1 ms measured in the driver), the same in every service`,
         `goal: ≥ 1.6× the requests/s of one process: ${verdict(r2 / r1 >= 1.6)} at ${(r2 / r1).toFixed(2)}×`,
