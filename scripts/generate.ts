@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generateTemplates, writeGeneratedFiles, type GeneratedFile } from '../src/codegen';
 import { generateFromIdl } from '../src/idl/import';
+import { writeErrorTable } from './error-table';
 
 const ROOT = path.join(__dirname, '..');
 
@@ -129,6 +130,7 @@ export function generateAll(options: { readonly golden?: boolean } = {}): string
     );
   }
   if (options.golden !== true) {
+    if (writeErrorTable()) log.push('src/errors/error-table.ts: written (the registry changed)');
     for (const tree of FRAMEWORK_TREES) {
       const files = generateFrameworkTree(tree);
       const r = writeGeneratedFiles(path.join(ROOT, tree.out), files, { clean: true });

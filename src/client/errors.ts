@@ -1,5 +1,5 @@
 import type { DataMap } from '../data';
-import { ERROR_CODES } from '../errors/error-codes';
+import { ERROR_TABLE } from '../errors/error-table';
 import { SvcError } from '../errors/svc-error';
 import { type ErrorResponse, ServiceError, errorResponseToDataMap } from '../protocol';
 
@@ -190,7 +190,7 @@ export class InflatedResponseTooLargeError extends ResponseTooLargeError {
     const code = 'SVC_ERR_CLIENT_INFLATED_TOO_LARGE';
     // the base class set its own: this is the same failure, one layer in
     Object.defineProperty(this, 'code', { value: code, enumerable: true });
-    this.name = ERROR_CODES[code].errorName;
+    this.name = ERROR_TABLE[code][0];
     this.message = `The response of ${url} inflates past maxInflatedBytes (${maxInflatedBytes} bytes)`;
     this.maxInflatedBytes = maxInflatedBytes;
   }

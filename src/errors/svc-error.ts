@@ -1,4 +1,6 @@
-import { ERROR_CODES, type ErrorCode } from './error-codes';
+import type { ErrorCode } from './error-codes';
+// the table without the summaries, so that a browser page that throws errors does not carry them
+import { ERROR_TABLE } from './error-table';
 
 /**
  * Base class of every error Svc throws on purpose.
@@ -18,10 +20,10 @@ export class SvcError extends Error {
 
   constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    const info = ERROR_CODES[code];
+    const [errorName, status] = ERROR_TABLE[code];
     this.code = code;
-    this.statusCode = info.status;
-    this.name = info.errorName;
+    this.statusCode = status;
+    this.name = errorName;
   }
 }
 
@@ -29,7 +31,7 @@ export class SvcError extends Error {
 export function isSvcError(err: unknown, name?: string, code?: ErrorCode): err is SvcError {
   if (typeof err !== 'object' || err === null) return false;
   const e = err as { code?: unknown; name?: unknown };
-  if (typeof e.code !== 'string' || !e.code.startsWith('SVC_ERR_') || !(e.code in ERROR_CODES)) return false;
+  if (typeof e.code !== 'string' || !e.code.startsWith('SVC_ERR_') || !(e.code in ERROR_TABLE)) return false;
   if (name !== undefined && e.name !== name) return false;
   if (code !== undefined && e.code !== code) return false;
   return true;

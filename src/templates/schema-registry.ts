@@ -3,8 +3,9 @@
  *
  * Each generated module embeds the canonical JSON of its own named schema, with every other named schema
  * written by full name only (`schemaToJson(schema, { namedByReference: true })`), and registers it here at
- * load time. Nothing is parsed then: a schema is parsed on first use, by the JSON schema parser over the registered
- * texts, so each named schema is parsed once per process and shared by every class that refers to it
+ * load time. Nothing is read then: a schema is read on first use, by the canonical-text reader
+ * (`schema/canonical-schema-reader.ts`: the parser's model without its checks) over the registered texts,
+ * so each named schema is read once per process and shared by every class that refers to it
  * (`Photo.schema().getField('exif').getType() === new Exif().schema()`), and modules that refer to each
  * other (records that contain each other, in cycles of any length) load in any order. A generated module
  * imports the modules of the named schemas its text refers to, so that once a module is loaded every name
@@ -19,42 +20,43 @@ import { MapDataSchema } from '../schema/map-schema';
 import type { NamedDataSchema } from '../schema/named-schema';
 import { primitiveSchema, type PrimitiveDataSchema } from '../schema/primitive-schemas';
 import { RecordDataSchema } from '../schema/record-schema';
-import { SchemaParseError } from '../schema/schema-parse-error';
-import { ParseSession, parseSource, type ParseHost } from '../schema/schema-parser';
+import { CanonicalRead, type CanonicalReadHost, readCanonicalText } from '../schema/canonical-schema-reader';
 import { UnionDataSchema } from '../schema/union-schema';
 import { TemplateSchemaException } from './errors';
 
 /**
- * Registered schema texts, parsed on demand.
+ * Registered schema texts, read on demand.
  *
- * The texts are `.pdsc` JSON written by codegen, so the registry drives the JSON parser's sessions itself
- * (as `SchemaResolver` does for files) instead of going through a resolver: a resolver would bring the PDL
- * parser and file lookup into every page that uses a generated class (`svc-framework/client`; see
+ * The texts are canonical JSON written by codegen from schemas the parser accepted, so the registry reads
+ * them with the canonical-text reader, which builds the same model as the `.pdsc` parser without its checks,
+ * instead of the parser or a resolver: those would bring the parser's checks and messages (and a resolver
+ * the PDL parser and file lookup) into every page that uses a generated class (`svc-framework/client`; see
  * `bench/client-size.bench.ts`), and a registered name needs no search path.
  */
 export class SchemaRegistry {
   readonly #texts = new Map<string, string>();
-  /** Parsed named schemas by full name (each text is parsed once). */
+  /** Read named schemas by full name (each text is read once). */
   readonly #bindings = new Map<string, NamedDataSchema>();
-  /** The names whose text the current session has read (a text is read once per session, as a file is). */
+  /** The names whose text the current read has taken in (a text is read once per read, as a file is). */
   readonly #read = new Set<string>();
-  readonly #host: ParseHost;
+  /** The names bound by the current read, unbound when it fails. */
+  #bound: string[] = [];
+  readonly #host: CanonicalReadHost;
 
   constructor() {
     this.#host = {
       lookup: (fullName) => this.#bindings.get(fullName),
-      bind: (fullName, schema, session) => {
+      bind: (fullName, schema) => {
         this.#bindings.set(fullName, schema);
-        session.boundNames.push(fullName);
+        this.#bound.push(fullName);
       },
-      load: (fullName, session) => {
+      load: (fullName, read) => {
         const text = this.#texts.get(fullName);
         if (text === undefined || this.#read.has(fullName)) return undefined;
         this.#read.add(fullName);
-        parseSource(session, text, `${fullName} (registered)`);
+        readCanonicalText(read, text, `${fullName} (registered)`);
         return this.#bindings.get(fullName);
       },
-      describeSearch: () => ' (no generated module registered it)',
     };
   }
 
@@ -81,20 +83,17 @@ export class SchemaRegistry {
   }
 
   /**
-   * The parsed schema of `fullName` (parsed once, with the registered schemas it refers to).
+   * The schema of `fullName` (read once, with the registered schemas it refers to).
    * @throws TemplateSchemaException `SVC_ERR_TEMPLATE_SCHEMA_MISSING` when it or a schema it needs is not
-   *   registered, or does not parse.
+   *   registered, or its text is not a canonical schema text.
    */
   resolve(fullName: string): NamedDataSchema {
     const bound = this.#bindings.get(fullName);
     if (bound !== undefined) return bound;
     try {
-      const found = this.#parse(fullName);
+      const found = this.#readSchema(fullName);
       if (found !== undefined) return found;
-      throw new SchemaParseError(
-        [{ path: '', message: `schema "${fullName}" was not found: no generated module registered it` }],
-        'SVC_ERR_SCHEMA_NOT_FOUND',
-      );
+      throw new Error(`schema "${fullName}" was not found: no generated module registered it`);
     } catch (err) {
       throw new TemplateSchemaException(
         `The schema ${fullName} of a generated class cannot be resolved from the registered schemas ` +
@@ -105,20 +104,19 @@ export class SchemaRegistry {
     }
   }
 
-  /** One parse session, as the resolver runs them: structure, names, checks; undone on any problem. */
-  #parse(fullName: string): NamedDataSchema | undefined {
-    const session = new ParseSession(this.#host);
+  /** One read, as a parse session: structure, names, includes and defaults; undone on any failure. */
+  #readSchema(fullName: string): NamedDataSchema | undefined {
+    const read = new CanonicalRead(this.#host);
     try {
-      const found = this.#host.load(fullName, session);
-      session.resolveReferences();
-      session.finalize();
-      if (session.problemCount > 0) throw new SchemaParseError(session.problems());
+      const found = this.#host.load(fullName, read);
+      read.finish();
       return found;
     } catch (err) {
-      for (const name of session.boundNames) this.#bindings.delete(name);
+      for (const name of this.#bound) this.#bindings.delete(name);
       throw err;
     } finally {
       this.#read.clear();
+      this.#bound = [];
     }
   }
 }

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ERROR_TABLE_FILE, errorTableText } from '../../scripts/error-table';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors';
+import { ERROR_TABLE } from '../../src/errors/error-table';
 
 interface DocRow {
   code: string;
@@ -79,5 +81,12 @@ describe('the error registry', () => {
 
   it('lists each code once', () => {
     expect(new Set(rows.map((r) => r.code)).size).toBe(rows.length);
+  });
+
+  it('has the browser table (error-table.ts) in step: each code with its class and status', () => {
+    expect(readFileSync(ERROR_TABLE_FILE, 'utf8')).toBe(errorTableText());
+    expect(Object.entries(ERROR_TABLE)).toEqual(
+      Object.entries(ERROR_CODES).map(([code, info]) => [code, [info.errorName, info.status]]),
+    );
   });
 });
