@@ -12,9 +12,10 @@
  * Measured (bench/json-codec.bench.ts "exact encode", same run, a loaded 2-core machine, ±20-60%): 1 KB
  * record with longs 0.7-0.9x of lossy `JSON.stringify` and 1.9-3x lossless-json, json-bigint and
  * json-with-bigint (the iterative writer it replaces: 0.22x of `JSON.stringify`). On the 1 MB document the
- * search for the markers costs most: `JSON.stringify` returns such a text unflattened, and the first look
- * into it flattens it (5-10 ms here, more than the stringify); as bytes, where the anchor flattens too, 0.55x
- * of lossy and 1.3-1.9x the libraries. Finding the bigints is a walk of ~6% of `JSON.stringify`.
+ * search for the markers cost most: `JSON.stringify` returns such a text unflattened, and the first look
+ * into it flattens it (5-10 ms here, more than the stringify). So a large document with few bigints is
+ * written in pieces instead ({@link writeSparse}: ~0.8x of lossy on that document, from ~0.45x), with
+ * nothing searched. Finding the bigints is a walk of ~6% of `JSON.stringify`.
  *
  * The stores are changed for the length of the call only and put back in a `finally`; nothing else runs in
  * between (JSON.stringify of stores calls no user code: stores hold plain data, and ByteString's `toJSON`).
@@ -47,11 +48,19 @@ const NUL_ESCAPE = '\\u0000';
  */
 export function stringifyWithLongs(root: Store | unknown[]): string | undefined {
   const slots: unknown[] = [];
-  if (!collect(root, slots, 1)) return undefined;
+  const walk: Walk = { entries: 0, holders: new Set() };
+  if (collect(root, slots, 1, walk) < 0) return undefined;
   if (slots.length === 0) {
     mayHoldLongs.delete(root);
     try {
       return JSON.stringify(root);
+    } catch {
+      return undefined;
+    }
+  }
+  if (walk.entries >= SPARSE_ENTRIES_PER_LONG * (slots.length / 3)) {
+    try {
+      return writeSparse(root, walk.holders);
     } catch {
       return undefined;
     }
@@ -90,31 +99,85 @@ function put(node: object, key: unknown, value: unknown): void {
   else setOwn(node as Store, key as string, value);
 }
 
+/** What {@link collect} learns on its walk: entries seen, and the containers on a path to a bigint. */
+interface Walk {
+  entries: number;
+  readonly holders: Set<object>;
+}
+
 /**
- * Pushes (container, key or index, bigint) for every bigint below `node`; false when the graph is deeper
- * than {@link RECURSION_LIMIT}. Stores hold leaves and child stores only (internal.ts); an object with a
- * kind brand is a leaf (ByteString).
+ * Pushes (container, key or index, bigint) for every bigint below `node`, counting entries and noting every
+ * container with a bigint below it in `walk`; answers the number of bigints below, or -1 when the graph is
+ * deeper than {@link RECURSION_LIMIT}. Stores hold leaves and child stores only (internal.ts); an object
+ * with a kind brand is a leaf (ByteString).
  */
-function collect(node: Store | unknown[], slots: unknown[], depth: number): boolean {
-  if (depth > RECURSION_LIMIT) return false;
+function collect(node: Store | unknown[], slots: unknown[], depth: number, walk: Walk): number {
+  if (depth > RECURSION_LIMIT) return -1;
+  const before = slots.length;
   if (Array.isArray(node)) {
+    walk.entries += node.length;
     for (let i = 0; i < node.length; i++) {
       const v: unknown = node[i];
       if (typeof v === 'object') {
         if (v !== null && (v as { [KIND]?: number })[KIND] === undefined) {
-          if (!collect(v as Store | unknown[], slots, depth + 1)) return false;
+          if (collect(v as Store | unknown[], slots, depth + 1, walk) < 0) return -1;
         }
       } else if (typeof v === 'bigint') slots.push(node, i, v);
     }
   } else {
     for (const k in node) {
+      walk.entries++;
       const v: unknown = node[k];
       if (typeof v === 'object') {
         if (v !== null && (v as { [KIND]?: number })[KIND] === undefined) {
-          if (!collect(v as Store | unknown[], slots, depth + 1)) return false;
+          if (collect(v as Store | unknown[], slots, depth + 1, walk) < 0) return -1;
         }
       } else if (typeof v === 'bigint') slots.push(node, k, v);
     }
   }
-  return true;
+  const found = (slots.length - before) / 3;
+  if (found > 0) walk.holders.add(node);
+  return found;
+}
+
+/**
+ * Entries per bigint from which a document is written in pieces ({@link writeSparse}) rather than with
+ * markers: a large document with few longs. `JSON.stringify` returns a large text unflattened (a rope),
+ * and the search for the markers flattens it, which cost more than the stringify itself on the 1 MB
+ * document of bench/json-codec (5 longs: 8.5 ms against 3.6 ms for the lossy stringify). In pieces, only
+ * the containers on a path to a bigint are written entry by entry, each other entry by one
+ * `JSON.stringify`, and the pieces are concatenated: nothing is searched, nothing flattened.
+ */
+const SPARSE_ENTRIES_PER_LONG = 256;
+
+/**
+ * The JSON of `node`, writing the containers in `holders` (those with a bigint below) entry by entry and
+ * every other value with `JSON.stringify`: the same text as one `JSON.stringify` with the bigints as digits
+ * (keys in the order `for...in` and `JSON.stringify` both give an object's own keys; stores hold no
+ * `undefined`, functions or symbols, written as `JSON.stringify` would anyway).
+ */
+function writeSparse(node: Store | unknown[], holders: ReadonlySet<object>): string {
+  if (Array.isArray(node)) {
+    let out = '[';
+    for (let i = 0; i < node.length; i++) {
+      if (i > 0) out += ',';
+      out += sparseValue(node[i], holders) ?? 'null';
+    }
+    return `${out}]`;
+  }
+  let out = '{';
+  let first = true;
+  for (const k in node) {
+    const v = sparseValue(node[k], holders);
+    if (v === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(k)}:${v}`;
+    first = false;
+  }
+  return `${out}}`;
+}
+
+function sparseValue(v: unknown, holders: ReadonlySet<object>): string | undefined {
+  if (typeof v === 'bigint') return String(v);
+  if (typeof v === 'object' && v !== null && holders.has(v)) return writeSparse(v as Store, holders);
+  return JSON.stringify(v);
 }

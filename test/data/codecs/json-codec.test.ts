@@ -10,6 +10,7 @@ import {
   type DataDecodingException,
 } from '../../../src';
 import { parseJsonExact } from '../../../src/data/codecs/json-exact-parser';
+import { writeJson } from '../../../src/data/codecs/json-writer';
 import { NEEDS_EXACT, parseFast } from '../../../src/data/codecs/json-fast-path';
 import { STORE } from '../../../src/data/internal';
 import { dataMapArb, deepList } from '../../support/data-arbitraries';
@@ -214,6 +215,49 @@ describe('JsonCodec', () => {
         .set('nested', new DataList([new DataMap({ x: 2n ** 60n })]));
       expect(codec.mapToString(m)).toBe(
         '{"b":"\\u0000Aÿ","n":null,"l":-9223372036854775808,"nested":[{"x":1152921504606846976}]}',
+      );
+    });
+
+    it('writes a large document with few longs in pieces, into the text the iterative writer gives', () => {
+      // ≥ 256 entries per long: written container by container along the paths to the longs, the rest by
+      // JSON.stringify (json-long-encode.ts writeSparse); keys in JSON's order, escapes, bytes, nulls
+      const rows = Array.from(
+        { length: 600 },
+        (_, i) => new DataMap({ id: i, name: `row "${i}"\n`, tags: new DataList(['a', 'b']) }),
+      );
+      rows[17]!.set('big', 2n ** 60n + 1n);
+      rows[599]!.set('nested', new DataList([new DataMap({ x: -(2n ** 63n) }), new DataList([2n ** 62n])]));
+      const m = new DataMap()
+        .set('z', 1)
+        .set('10', 'ten')
+        .set('2', 'two')
+        .set('__proto__', new DataMap({ k: 2n ** 55n }))
+        .set('k"\\ey\u0001', ByteString.copy([0, 0x41, 0xff]))
+        .set('n', Data.NULL)
+        .set('empty', new DataMap())
+        .set('rows', new DataList(rows))
+        .set('top', 9007199254740993n);
+      const text = codec.mapToString(m);
+      expect(text).toBe(writeJson(m));
+      expect(text.startsWith('{"2":"two","10":"ten","z":1,"__proto__":{"k":36028797018963968},')).toBe(true);
+      expect(text).toContain('"big":1152921504606846977');
+      expect(text.endsWith(',"top":9007199254740993}')).toBe(true);
+    });
+
+    it('writes any document with a long in pieces as the iterative writer does', () => {
+      fc.assert(
+        fc.property(
+          dataMapArb({ ambiguousDoubles: false }),
+          fc.bigInt(2n ** 53n + 1n, 2n ** 63n - 1n),
+          (map, long) => {
+            const padded = new DataMap()
+              .set('doc', map)
+              .set('pad', new DataList(Array.from({ length: 300 }, (_, i) => i)))
+              .set('long', long);
+            expect(codec.mapToString(padded)).toBe(writeJson(padded));
+          },
+        ),
+        { numRuns: fuzzRuns(100) },
       );
     });
 
