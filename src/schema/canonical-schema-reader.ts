@@ -20,7 +20,7 @@ import { DataSchemaType } from './data-schema-type';
 import { EnumDataSchema } from './enum-schema';
 import { FixedDataSchema } from './fixed-schema';
 import { STATE } from './internal';
-import { LineIndex, scanJson, type JsonNode, type JsonObject } from './json-locations';
+import { LineIndex, scanJson, toData, type JsonNode, type JsonObject } from './json-locations';
 import { MapDataSchema } from './map-schema';
 import type { Deprecation, NamedDataSchema } from './named-schema';
 import { primitiveSchema, UnresolvedDataSchema } from './primitive-schemas';
@@ -367,23 +367,6 @@ export function readCanonicalText(read: CanonicalRead, text: string, file: strin
   };
 
   for (const node of scan.values) type(node, { namespace: '', package: '' }, () => undefined);
-}
-
-/** The data-layer value of a JSON node (as the parser's `toData`). */
-function toData(node: JsonNode): DataValue {
-  switch (node.kind) {
-    case 'object': {
-      const map = new DataMap();
-      for (const e of node.entries) map.put(e.key, toData(e.value));
-      return map;
-    }
-    case 'array':
-      return new DataList(node.items.map(toData));
-    case 'null':
-      return Data.NULL;
-    default:
-      return node.value;
-  }
 }
 
 /**

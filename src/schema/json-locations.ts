@@ -11,6 +11,7 @@
 
 import { JsonSyntaxError, readJsonNumber, readJsonString } from '../data/codecs/json-tokens';
 import { MAX_NESTING_DEPTH } from '../data/limits';
+import { Data, DataList, DataMap, type DataValue } from '../data';
 
 export type JsonNode = JsonObject | JsonArray | JsonString | JsonNumber | JsonBoolean | JsonNull;
 
@@ -279,4 +280,21 @@ export function nodeAt(node: JsonNode, segments: readonly (string | number)[]): 
 /** One segment of a JSON pointer (`~` and `/` escaped). */
 export function pointerSegment(key: string | number): string {
   return typeof key === 'number' ? String(key) : key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The data-layer value of a JSON node (the schema parser's and the canonical reader's). */
+export function toData(node: JsonNode): DataValue {
+  switch (node.kind) {
+    case 'object': {
+      const map = new DataMap();
+      for (const e of node.entries) map.put(e.key, toData(e.value));
+      return map;
+    }
+    case 'array':
+      return new DataList(node.items.map(toData));
+    case 'null':
+      return Data.NULL;
+    default:
+      return node.value;
+  }
 }

@@ -33,7 +33,7 @@
  * so must we, to read its schemas); the rule is enforced by the model instead: `RecordField.getOptional()`
  * reads `optional` and nothing else.
  */
-import { Data, DataList, DataMap, type DataValue } from '../data';
+import { DataList, DataMap } from '../data';
 import { ArrayDataSchema } from './array-schema';
 import type { DataSchema, SchemaLocation } from './data-schema';
 import { DataSchemaType } from './data-schema-type';
@@ -46,6 +46,7 @@ import {
   nodeAt,
   pointerSegment,
   scanJson,
+  toData,
   type JsonNode,
   type JsonObject,
 } from './json-locations';
@@ -1169,23 +1170,6 @@ class TextParser {
     if (e.value.kind === 'array') return e.value.items;
     this.problem(`${path}/${key}`, e.value.offset, `${key} is not an array`);
     return undefined;
-  }
-}
-
-/** The data-layer value of a JSON node. */
-export function toData(node: JsonNode): DataValue {
-  switch (node.kind) {
-    case 'object': {
-      const map = new DataMap();
-      for (const e of node.entries) map.put(e.key, toData(e.value));
-      return map;
-    }
-    case 'array':
-      return new DataList(node.items.map(toData));
-    case 'null':
-      return Data.NULL;
-    default:
-      return node.value;
   }
 }
 

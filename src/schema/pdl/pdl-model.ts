@@ -31,7 +31,8 @@ import {
   isValidNamespace,
   referenceCandidates,
 } from '../schema-names';
-import { toData, type ParseSession, type Site, type Source } from '../schema-parser';
+import type { ParseSession, Site, Source } from '../schema-parser';
+import { toData } from '../json-locations';
 import { TyperefDataSchema, type JavaBinding } from '../typeref-schema';
 import { UnionDataSchema, UnionMember } from '../union-schema';
 import { renderValue } from '../value-text';
