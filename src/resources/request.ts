@@ -53,6 +53,13 @@ export interface ResourceRequest {
    * the HTTP layer gives none.
    */
   readonly socket?: RequestSocket;
+  /**
+   * Headers an observer adds to the response (a request id's echo, src/runtime/request-id.ts), which the
+   * HTTP adapter writes with the rest; undefined when the adapter takes none (the observer then sets them
+   * on `connection`). The fastify adapter gives one: a header set on the raw response before fastify writes
+   * its own made Node merge every header one by one (~9% of a small request's throughput).
+   */
+  readonly responseHeaders?: { [name: string]: string };
 }
 
 /** What filters may read of a request's socket (a `net.Socket`, a `tls.TLSSocket` or HTTP/2's proxy of one fits). */

@@ -73,6 +73,7 @@ export {
   type RequestIdOptions,
   DEFAULT_REQUEST_ID_HEADER,
   fastifyRequestIdOptions,
+  processUniqueId,
   requestIdOf,
   requestIds,
 } from './request-id';

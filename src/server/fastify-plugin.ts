@@ -350,6 +350,7 @@ function svcRequest(request: FastifyRequest, prefix: string, reply?: FastifyRepl
     attributes: EMPTY_ATTRIBUTES,
     connection: reply?.raw,
     socket: request.raw.socket,
+    responseHeaders: {},
   };
 }
 
@@ -358,10 +359,13 @@ const setReplyHeader = (reply: FastifyReply, name: string, value: string): unkno
   reply.header(name, value);
 
 /** Sends an encoded response; says whether its body is a stream (still being written when this returns). */
-function send(reply: FastifyReply, out: EncodedResponse): boolean {
+function send(reply: FastifyReply, out: EncodedResponse, request?: ResourceRequest): boolean {
   reply.code(out.status);
   // reply.header() per name: reply.headers() makes an array of names per response
-  const latin1 = setHeaders(out.headers, reply, setReplyHeader);
+  let latin1 = setHeaders(out.headers, reply, setReplyHeader);
+  // what observers added (a request id's echo)
+  const extra = request?.responseHeaders;
+  if (extra !== undefined && setHeaders(extra, reply, setReplyHeader)) latin1 = true;
   const body = out.body;
   if (out.stream !== undefined) {
     reply.send(out.stream);
@@ -436,10 +440,10 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
       const out = pipeline.handleError(svc, error, request.log);
       if (isPromise(out))
         return out.then((r) => {
-          send(reply, r);
+          send(reply, r, svc);
           return undefined;
         });
-      send(reply, out);
+      send(reply, out, svc);
       return undefined;
     }
     // Node's header names are lower case; headers a hook set (`request.headers = ...`) are merged into a copy
@@ -447,9 +451,9 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
     if (isPromise(out)) {
       // a streamed body is still being written when this promise settles: fastify would take the
       // undefined for an empty reply and cut the stream off, so it gets the reply to wait on instead
-      return out.then((r) => (send(reply, r) ? reply : undefined));
+      return out.then((r) => (send(reply, r, svc) ? reply : undefined));
     }
-    send(reply, out);
+    send(reply, out, svc);
     return undefined;
   };
 
@@ -516,13 +520,14 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
     // fastify asks to close the connection after some of its errors (a body over the limit): HTTP/2 has no
     // Connection header (RFC 9113 §8.2.2), which Node's compatibility response drops with a warning
     if (request.raw.httpVersionMajor >= 2) reply.removeHeader('connection');
-    const out = pipeline.handleError(svcRequest(request, prefix), fromFastifyError(err), request.log);
+    const svc = svcRequest(request, prefix);
+    const out = pipeline.handleError(svc, fromFastifyError(err), request.log);
     if (isPromise(out)) {
       return out.then((r) => {
-        send(reply, r);
+        send(reply, r, svc);
       });
     }
-    send(reply, out);
+    send(reply, out, svc);
     return undefined;
   });
   done();
@@ -545,8 +550,9 @@ export function svcFrameworkErrors(
 ): (error: Error, request: FastifyRequest, reply: FastifyReply) => void {
   const pipeline = createResourcePipeline(resolveSvcOptions({ ...options, resources: [] }));
   return (error, request, reply) => {
-    const out = pipeline.handleError(svcRequest(request, ''), fromFastifyError(error), request.log);
-    if (isPromise(out)) void out.then((r) => send(reply, r));
-    else send(reply, out);
+    const svc = svcRequest(request, '');
+    const out = pipeline.handleError(svc, fromFastifyError(error), request.log);
+    if (isPromise(out)) void out.then((r) => send(reply, r, svc));
+    else send(reply, out, svc);
   };
 }

@@ -104,6 +104,7 @@ describe('request ids and the access log', () => {
   it("logs an error response's line and the error's own log line with the same id", async () => {
     const res = await fetch(`${base}/things/500`, { headers: { 'x-request-id': 'boom-1' } });
     expect(res.status).toBe(500);
+    expect(res.headers.get('x-request-id')).toBe('boom-1');
     expect((await lines(accessFile)).filter((l) => l.reqId === 'boom-1')).toEqual([
       expect.objectContaining({ status: 500, error: 'Error', resource: 'things', method: 'get' }),
     ]);

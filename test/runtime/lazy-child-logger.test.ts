@@ -1,0 +1,48 @@
+/**
+ * The request logger fastify gets from `fastifyRequestIdOptions()`: made on first use, so that a request
+ * that logs nothing costs no pino child, and one that logs writes its lines with the request id.
+ */
+import { Writable } from 'node:stream';
+import fastify from 'fastify';
+import pino from 'pino';
+import { fastifyRequestIdOptions } from '../../src';
+
+function capture(): { lines: Array<Record<string, unknown>>; stream: Writable } {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const l of chunk.toString().split('\n')) if (l !== '') lines.push(JSON.parse(l));
+      done();
+    },
+  });
+  return { lines, stream };
+}
+
+it('makes no child logger for a request that logs nothing, and one with the request id for a request that does', async () => {
+  const { lines, stream } = capture();
+  const logger = pino({ level: 'info' }, stream);
+  const child = jest.spyOn(logger, 'child');
+  const app = fastify({ ...fastifyRequestIdOptions(), loggerInstance: logger });
+  app.get('/quiet', () => ({ ok: true }));
+  app.get('/chatty', (request) => {
+    request.log.info({ extra: 1 }, 'handled');
+    expect(request.log.level).toBe('info');
+    expect(typeof request.log.child).toBe('function');
+    return { ok: true };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    child.mockClear();
+    expect((await fetch(`${base}/quiet`, { headers: { 'x-request-id': 'q-1' } })).status).toBe(200);
+    expect(child).not.toHaveBeenCalled();
+    expect((await fetch(`${base}/chatty`, { headers: { 'x-request-id': 'c-1' } })).status).toBe(200);
+    expect(child).toHaveBeenCalledTimes(1);
+    await new Promise((r) => setImmediate(r));
+    expect(lines.filter((l) => l.msg === 'handled')).toEqual([
+      expect.objectContaining({ reqId: 'c-1', extra: 1, level: 30 }),
+    ]);
+  } finally {
+    await app.close();
+  }
+});
