@@ -77,6 +77,7 @@ export {
   requestIdOf,
   requestIds,
 } from './request-id';
+export { type FastifyChildLoggerFactory, lazyChildLoggerFactory } from './lazy-child-logger';
 export {
   type AccessLog,
   type AccessLogOptions,
