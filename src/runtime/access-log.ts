@@ -66,6 +66,27 @@ function byteLength(body: EncodedResponse['body']): number {
   return body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 }
 
+/** Chars `JSON.stringify` escapes in a string: quote, backslash, controls and (lone) surrogates. */
+// eslint-disable-next-line no-control-regex -- the controls JSON escapes
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A string's JSON: the common one (an id, a method, a URL) quoted as it is, the rest by `JSON.stringify`. */
+function quoted(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+/** `,"resource":…,"method":…` per method target: the same few texts on every line, built once each. */
+const targetParts = new WeakMap<object, string>();
+
+function targetPart(inv: Invocation, method: string): string {
+  let part = targetParts.get(inv.target);
+  if (part === undefined) {
+    part = `,"resource":${JSON.stringify(inv.resource.path)},"method":${JSON.stringify(method)}`;
+    targetParts.set(inv.target, part);
+  }
+  return part;
+}
+
 /** Creates an access log (see the file comment). */
 export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
   const own = options.logger === undefined;
@@ -144,10 +165,9 @@ export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
       }
       // our own writer: the line pino would write, built directly, not through pino's generic serializer
       let line = `{"level":30,"time":${Date.now()}`;
-      if (typeof id === 'string') line += `,"reqId":${JSON.stringify(id)}`;
-      line += `,"http":${JSON.stringify(request.method)},"url":${JSON.stringify(request.url)}`;
-      if (inv !== undefined)
-        line += `,"resource":${JSON.stringify(inv.resource.path)},"method":${JSON.stringify(method)}`;
+      if (typeof id === 'string') line += `,"reqId":${quoted(id)}`;
+      line += `,"http":${quoted(request.method)},"url":${quoted(request.url)}`;
+      if (inv !== undefined) line += targetPart(inv, method!);
       line += `,"status":${response.status},"ms":${ms},"bytesIn":${bytesIn},"bytesOut":${bytesOut}`;
       if (errorName !== undefined) line += `,"error":${JSON.stringify(errorName)}`;
       if (code !== undefined) line += `,"code":${JSON.stringify(code)}`;

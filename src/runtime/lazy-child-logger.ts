@@ -1,7 +1,14 @@
-import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 
-/** fastify's `childLoggerFactory` option (its type is not exported by name). */
-export type FastifyChildLoggerFactory = NonNullable<FastifyServerOptions['childLoggerFactory']>;
+/**
+ * fastify's `childLoggerFactory` option, for any logger type (fastify's own type is not exported by name,
+ * and is fixed to one logger type: a generic function fits a pino `Logger` as well).
+ */
+export type FastifyChildLoggerFactory = <L extends FastifyBaseLogger>(
+  logger: L,
+  bindings: Record<string, unknown>,
+  options: object,
+) => L;
 
 /**
  * A request's child logger made on its first use. fastify makes a child of its logger for every request
@@ -66,8 +73,12 @@ const HANDLER: ProxyHandler<Pending> = {
  * fastify's `childLoggerFactory` option: each request's child logger made on first use (see the module
  * comment). {@link fastifyRequestIdOptions} includes it.
  */
-export const lazyChildLoggerFactory: FastifyChildLoggerFactory = (logger, bindings, options) =>
+export const lazyChildLoggerFactory: FastifyChildLoggerFactory = <L extends FastifyBaseLogger>(
+  logger: L,
+  bindings: Record<string, unknown>,
+  options: object,
+): L =>
   new Proxy<Pending>(
     { parent: logger, bindings, options, real: undefined, methods: undefined },
     HANDLER,
-  ) as unknown as FastifyBaseLogger;
+  ) as unknown as L;

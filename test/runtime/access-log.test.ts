@@ -88,6 +88,13 @@ describe('request ids and the access log', () => {
     expect(typeof mine[0]!.ms).toBe('number');
   });
 
+  it('writes an id with a quote and a backslash as JSON escapes them', async () => {
+    const id = 'q"uote\\back';
+    const res = await fetch(`${base}/things/1`, { headers: { 'x-request-id': id } });
+    expect(res.headers.get('x-request-id')).toBe(id);
+    expect((await lines(accessFile)).filter((l) => l.reqId === id)).toHaveLength(1);
+  });
+
   it.each([
     ['none', undefined],
     ['an unusable one (a space)', 'has space'],
