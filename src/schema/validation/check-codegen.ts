@@ -32,6 +32,7 @@ import type { RecordDataSchema, RecordField } from '../record-schema';
 import type { UnionDataSchema } from '../union-schema';
 import { CoercionMode } from './coercion-mode';
 import { FLOAT_LIMIT, isLongValue } from './coerce';
+import { LOCATED, type LocatedFailure } from './located-failure';
 import { RequiredMode } from './required-mode';
 import { UnrecognizedFieldMode } from './unrecognized-field-mode';
 import type { ResolvedValidationOptions } from './validation-options';
@@ -44,8 +45,40 @@ const MAX_SWITCH_SYMBOLS = 16;
 const MAX_INLINE = 32;
 
 const lit = (s: string): string => JSON.stringify(s);
-/** What a failed check does in the check functions: the value is not valid as it is. */
-const RETURN_FALSE = 'return false;';
+
+/**
+ * Where a value sits in a generated function of the locating check (see located-failure.ts): what its
+ * failure code records and where it goes on from.
+ */
+interface At {
+  /** JS expressions of the path components from the function's own value to this one, outer first. */
+  readonly comps: readonly string[];
+  /** JS expression of the store holding the value; `null` for the function's own value. */
+  readonly parent: string;
+  /** JS expression of its key in that store; `null` for the function's own value. */
+  readonly key: string;
+  /** JS expression of how a read-only parent is named: a string literal, or `null` (a list, or no parent). */
+  readonly parentKey: string;
+  /** The label of the block holding the value's checks: a failure goes on after it. */
+  readonly label: string;
+}
+
+/**
+ * What a failed check does: `{ plain }` runs the given statement for every failure below (the field scan,
+ * and records whose fields cannot be told apart); an {@link At} records the value refused and goes on.
+ */
+type Mode = { readonly plain: string } | At;
+
+const isPlain = (mode: Mode): mode is { readonly plain: string } => 'plain' in mode;
+
+/** Where a function's own value sits: no parent, no path. */
+const atOwnValue = (label: string): At => ({
+  comps: [],
+  parent: 'null',
+  key: 'null',
+  parentKey: 'null',
+  label,
+});
 
 class Generator {
   readonly #options: ResolvedValidationOptions;
@@ -53,26 +86,32 @@ class Generator {
   readonly #recordNames = new Map<RecordDataSchema, string>();
   readonly #deepNames = new Map<DataSchema, string>();
   readonly #sets: Set<string>[] = [];
+  /** The schemas whose nodes a failure names (`nodes[i]` in the source), dereferenced. */
+  readonly #nodes: DataSchema[] = [];
+  readonly #nodeIndex = new Map<DataSchema, number>();
   #temp = 0;
 
   constructor(options: ResolvedValidationOptions) {
     this.#options = options;
   }
 
-  /** The source of the factory's body and the Sets it needs. */
-  program(root: DataSchema): { body: string; sets: Set<string>[] } {
-    const lines: string[] = ['  if (d === undefined) d = 1;'];
-    this.#emit(root, 'v', lines, '  ', 0);
-    const rootFn = `function check(v, d) {\n${lines.join('\n')}\n  return true;\n}`;
+  /** The source of the factory's body and what it needs. */
+  program(root: DataSchema): Program {
+    const lines: string[] = ['  if (d === undefined) d = 1;', '  let ok = true;'];
+    const label = this.#fresh('L');
+    lines.push(`  ${label}: {`);
+    this.#emit(root, 'v', lines, '    ', 0, atOwnValue(label));
+    lines.push('  }');
+    const rootFn = `function check(v, d) {\n${lines.join('\n')}\n  return ok;\n}`;
     const body = `"use strict";\n${this.#functions.join('\n')}\n${rootFn}\nreturn check;`;
-    return { body, sets: this.#sets };
+    return { body, sets: this.#sets, nodes: this.#nodes };
   }
 
   /**
    * The source of the factory's body for the field scan of `record` ({@link generateFieldScan}): the
    * record function's reads and checks, where each failed field pushes its index and goes on to the next.
    */
-  scanProgram(record: RecordDataSchema): { body: string; sets: Set<string>[] } {
+  scanProgram(record: RecordDataSchema): Program {
     const lines: string[] = ['  let present = 0;', '  let failed = 0;', '  let f;'];
     record.getFields().forEach((field, i) => {
       const key = lit(field.getName());
@@ -85,11 +124,17 @@ class Generator {
       const v = this.#fresh('v');
       const label = `f${i}`;
       lines.push('    present++;', `    const ${v} = f;`, `    ${label}: {`);
-      this.#emit(field.getType(), v, lines, '      ', 1, `{ bad[failed++] = ${i}; break ${label}; }`);
+      this.#emit(field.getType(), v, lines, '      ', 1, {
+        plain: `{ bad[failed++] = ${i}; break ${label}; }`,
+      });
       lines.push('    }', '  }');
     });
     const scan = `function scan(r, d, bad) {\n${lines.join('\n')}\n  return present + failed * ${SCAN_FAILED};\n}`;
-    return { body: `"use strict";\n${this.#functions.join('\n')}\n${scan}\nreturn scan;`, sets: this.#sets };
+    return {
+      body: `"use strict";\n${this.#functions.join('\n')}\n${scan}\nreturn scan;`,
+      sets: this.#sets,
+      nodes: this.#nodes,
+    };
   }
 
   /** Whether the fast check accepts the field's absence (the diagnostic path has nothing to say then). */
@@ -106,6 +151,43 @@ class Generator {
     return `${prefix}${this.#temp++}`;
   }
 
+  /** The source expression of the compiled node of `schema` (an entry of the `nodes` table). */
+  #node(schema: DataSchema): string {
+    const s = schema.getDereferencedSchema();
+    let i = this.#nodeIndex.get(s);
+    if (i === undefined) {
+      i = this.#nodes.length;
+      this.#nodes.push(s);
+      this.#nodeIndex.set(s, i);
+    }
+    return `nodes[${i}]`;
+  }
+
+  /** Statements pushing the path components of `at` (innermost first: the path is built on the way up). */
+  #push(at: At): string {
+    return at.comps.length === 0 ? '' : `loc.path.push(${[...at.comps].reverse().join(', ')}); `;
+  }
+
+  /** The failure code for the value `v` of `schema`, refused by its own checks (not by a value below it). */
+  #refused(v: string, schema: DataSchema, mode: Mode): string {
+    if (isPlain(mode)) return mode.plain;
+    const record = `loc.fail(${v}, ${this.#node(schema)}, ${mode.parent}, ${mode.key}, ${mode.parentKey})`;
+    return `{ if (${record}) return false; ${this.#push(mode)}ok = false; break ${mode.label}; }`;
+  }
+
+  /** The failure code for a value that a generated function (a record's, a deep one) said false for. */
+  #below(mode: Mode): string {
+    if (isPlain(mode)) return mode.plain;
+    return `{ if (loc.n > 1) return false; ${this.#push(mode)}ok = false; break ${mode.label}; }`;
+  }
+
+  /** The mode of a child value (`comp` its key in `parent`) and its block's label, '' in plain mode. */
+  #child(mode: Mode, parent: string, comp: string, parentKey: string): { mode: Mode; label: string } {
+    if (isPlain(mode)) return { mode, label: '' };
+    const label = this.#fresh('L');
+    return { mode: { comps: [...mode.comps, comp], parent, key: comp, parentKey, label }, label };
+  }
+
   /** The name of the function checking `record`, generating it on first use. */
   #recordFunction(record: RecordDataSchema): string {
     const known = this.#recordNames.get(record);
@@ -114,28 +196,52 @@ class Generator {
     this.#recordNames.set(record, name);
     const o = this.#options;
     const countKeys = o.unrecognizedFieldMode !== UnrecognizedFieldMode.IGNORE;
+    const fields = record.getFields();
+    const self = `loc.fail(r, ${this.#node(record)}, null, null, null)`;
+    // The diagnostic path finds a record's fields by name (compile-validator.ts, fixInKeyOrder), so where two
+    // fields share a name it cannot go to the one that failed: any failure inside is the record's own.
+    const whole = new Set(fields.map((f) => f.getName())).size !== fields.length;
     const body: string[] = [
-      `  if (typeof r !== "object" || r === null || Array.isArray(r) || r[KIND] !== undefined || d > ${MAX_NESTING_DEPTH}) return false;`,
+      `  if (typeof r !== "object" || r === null || Array.isArray(r) || r[KIND] !== undefined || d > ${MAX_NESTING_DEPTH}) { ${self}; return false; }`,
     ];
+    // `self`: the record's own failures (absent fields, its key count) are one refused value, the record
+    const ownFailure = whole
+      ? `{ ${self}; return false; }`
+      : `if (!self) { self = true; if (${self}) return false; ok = false; }`;
+    if (!whole) body.push('  let ok = true;', '  let self = false;');
     if (countKeys) body.push('  let present = 0;');
     body.push('  let f;');
-    for (const field of record.getFields()) {
+    for (const field of fields) {
       const key = lit(field.getName());
       const read =
         field.getName() in Object.prototype
           ? `Object.prototype.hasOwnProperty.call(r, ${key}) ? r[${key}] : undefined`
           : `r[${key}]`;
       body.push(`  f = ${read};`);
-      body.push(`  if (f === undefined) {${this.#absentOk(field) ? '' : ' return false;'} } else {`);
+      body.push(`  if (f === undefined) {${this.#absentOk(field) ? '' : ` ${ownFailure}`} } else {`);
       if (countKeys) body.push('    present++;');
       const v = this.#fresh('v');
       body.push(`    const ${v} = f;`);
-      this.#emit(field.getType(), v, body, '    ', 1);
+      if (whole) {
+        this.#emit(field.getType(), v, body, '    ', 1, { plain: ownFailure });
+      } else {
+        const label = this.#fresh('L');
+        body.push(`    ${label}: {`);
+        const at: At = { comps: [key], parent: 'r', key, parentKey: lit(record.getUnionMemberKey()), label };
+        this.#emit(field.getType(), v, body, '      ', 1, at);
+        body.push('    }');
+      }
       body.push('  }');
     }
-    if (countKeys)
-      body.push('  let total = 0;', '  for (const k in r) total++;', '  return total === present;');
-    else body.push('  return true;');
+    if (countKeys) {
+      body.push('  let total = 0;', '  for (const k in r) total++;');
+      body.push(
+        whole
+          ? `  if (total !== present) ${ownFailure}`
+          : `  if (total !== present) { if (!self) ${self}; return false; }`,
+      );
+    }
+    body.push(whole ? '  return true;' : '  return ok;');
     this.#functions.push(`function ${name}(r, d) {\n${body.join('\n')}\n}`);
     return name;
   }
@@ -146,29 +252,43 @@ class Generator {
     if (known !== undefined) return known;
     const name = `s${this.#deepNames.size}`;
     this.#deepNames.set(schema, name);
-    const body: string[] = [];
-    this.#emit(schema, 'v', body, '  ', 0);
-    this.#functions.push(`function ${name}(v, d) {\n${body.join('\n')}\n  return true;\n}`);
+    const label = this.#fresh('L');
+    const body: string[] = ['  let ok = true;', `  ${label}: {`];
+    this.#emit(schema, 'v', body, '    ', 0, atOwnValue(label));
+    body.push('  }');
+    this.#functions.push(`function ${name}(v, d) {\n${body.join('\n')}\n  return ok;\n}`);
     return name;
   }
 
   /**
-   * Statements that `return false` unless the value in variable `v` passes `schema`'s fast check; `v` is
-   * `k` levels below the depth `d` of the enclosing function's value.
+   * Statements that fail (see {@link Mode}) unless the value in variable `v` passes `schema`'s fast check;
+   * `v` is `k` levels below the depth `d` of the enclosing function's value.
    */
-  #emit(schema: DataSchema, v: string, out: string[], pad: string, k: number, no = RETURN_FALSE): void {
+  #emit(schema: DataSchema, v: string, out: string[], pad: string, k: number, mode: Mode): void {
     const deeper = `d > ${MAX_NESTING_DEPTH - k}`;
     const s = schema.getDereferencedSchema();
     const off = this.#options.coercionMode === CoercionMode.OFF;
+    const no = this.#refused(v, s, mode);
     const fail = (cond: string): void => {
       out.push(`${pad}if (${cond}) ${no}`);
+    };
+    /** A child value's checks, in a block of its own when failures are located. */
+    const child = (c: DataSchema, e: string, comp: string, parentKey: string, inner: string): void => {
+      const { mode: m, label } = this.#child(mode, v, comp, parentKey);
+      if (label === '') return this.#emit(c, e, out, inner, k + 1, m);
+      out.push(`${inner}${label}: {`);
+      this.#emit(c, e, out, `${inner}  `, k + 1, m);
+      out.push(`${inner}}`);
     };
     const type = s.getType();
     if (
       k >= MAX_INLINE &&
       (type === DataSchemaType.ARRAY || type === DataSchemaType.MAP || type === DataSchemaType.UNION)
     ) {
-      return fail(`!${this.#deepFunction(s)}(${v}, d + ${k})`);
+      return (
+        out.push(`${pad}if (!${this.#deepFunction(s)}(${v}, d + ${k})) ${this.#below(mode)}`),
+        undefined
+      );
     }
     switch (type) {
       case DataSchemaType.INT:
@@ -217,7 +337,7 @@ class Generator {
         const e = this.#fresh('e');
         out.push(`${pad}for (let ${i} = 0; ${i} < ${v}.length; ${i}++) {`);
         out.push(`${pad}  const ${e} = ${v}[${i}];`);
-        this.#emit((s as ArrayDataSchema).getItems(), e, out, `${pad}  `, k + 1, no);
+        child((s as ArrayDataSchema).getItems(), e, i, 'null', `${pad}  `);
         out.push(`${pad}}`);
         return;
       }
@@ -229,7 +349,7 @@ class Generator {
         const e = this.#fresh('e');
         out.push(`${pad}for (const ${key} in ${v}) {`);
         out.push(`${pad}  const ${e} = ${v}[${key}];`);
-        this.#emit((s as MapDataSchema).getValues(), e, out, `${pad}  `, k + 1, no);
+        child((s as MapDataSchema).getValues(), e, key, '"map"', `${pad}  `);
         out.push(`${pad}}`);
         return;
       }
@@ -256,19 +376,30 @@ class Generator {
           if (seen.has(mk)) continue;
           seen.add(mk);
           out.push(`${inner}  case ${lit(mk)}: {`);
-          this.#emit(m.getType(), e, out, `${inner}    `, k + 1, no);
+          child(m.getType(), e, key, '"union"', `${inner}    `);
           out.push(`${inner}    break;`, `${inner}  }`);
         }
         out.push(`${inner}  default:`, `${inner}    ${no}`, `${inner}}`);
         out.push(`${pad}}`);
         return;
       }
-      case DataSchemaType.RECORD:
-        return fail(`!${this.#recordFunction(s as RecordDataSchema)}(${v}, ${k === 0 ? 'd' : `d + ${k}`})`);
+      case DataSchemaType.RECORD: {
+        const fn = this.#recordFunction(s as RecordDataSchema);
+        out.push(`${pad}if (!${fn}(${v}, ${k === 0 ? 'd' : `d + ${k}`})) ${this.#below(mode)}`);
+        return;
+      }
       default:
         out.push(`${pad}${no}`);
     }
   }
+}
+
+/** A generated factory body and the values it is called with. */
+interface Program {
+  readonly body: string;
+  readonly sets: Set<string>[];
+  /** The schemas whose compiled nodes the source names, in `nodes[i]` order. */
+  readonly nodes: DataSchema[];
 }
 
 /**
@@ -278,9 +409,16 @@ class Generator {
 export function generateCheck(
   schema: DataSchema,
   options: ResolvedValidationOptions,
+  nodeOf?: NodeOf,
 ): ((raw: unknown, depth?: number) => boolean) | undefined {
-  return compile(new Generator(options).program(schema));
+  return compile(new Generator(options).program(schema), nodeOf);
 }
+
+/**
+ * The compiled node of a schema (compile-validator.ts `nodeFor` under the same options), which a located
+ * failure names; without it, the schema itself stands there (tests that only ask for the boolean).
+ */
+export type NodeOf = (schema: DataSchema) => unknown;
 
 /**
  * What {@link generateFieldScan} gives: writes the failed fields' indices to `bad` from index 0, and returns
@@ -306,20 +444,24 @@ export const SCAN_FAILED = 65536;
 export function generateFieldScan(
   record: RecordDataSchema,
   options: ResolvedValidationOptions,
+  nodeOf?: NodeOf,
 ): FieldScan | undefined {
-  return compile(new Generator(options).scanProgram(record));
+  return compile(new Generator(options).scanProgram(record), nodeOf);
 }
 
-function compile<F>({ body, sets }: { body: string; sets: Set<string>[] }): F | undefined {
+function compile<F>({ body, sets, nodes }: Program, nodeOf: NodeOf | undefined): F | undefined {
   try {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the point of this module; see its comment
-    const factory = new Function('KIND', 'isLongValue', 'isAvroString', 'sets', body) as (
+    const factory = new Function('KIND', 'isLongValue', 'isAvroString', 'sets', 'loc', 'nodes', body) as (
       kind: symbol,
       isLong: (v: unknown) => boolean,
       isAvro: (s: string) => boolean,
       sets: Set<string>[],
+      loc: LocatedFailure,
+      nodes: unknown[],
     ) => F;
-    return factory(KIND, isLongValue, (s) => ByteString.isAvroString(s), sets);
+    const table = nodeOf === undefined ? nodes : nodes.map(nodeOf);
+    return factory(KIND, isLongValue, (s) => ByteString.isAvroString(s), sets, LOCATED, table);
   } catch (err) {
     if (err instanceof EvalError) return undefined;
     throw err;

@@ -90,7 +90,9 @@ type RawMap = Record<string, unknown>;
 
 /** State of one diagnostic pass: messages, the path to the value at hand, fix flags, pending trims. */
 export class Run {
-  readonly path: (string | number)[] = [];
+  /** @param path the path of the value the run starts at (the root's by default) */
+  constructor(readonly path: (string | number)[] = []) {}
+
   readonly messages: ValidationMessage[] = [];
   valid = true;
   hasFix = false;
@@ -155,6 +157,11 @@ export class Node {
   fix: (value: unknown, run: Run) => unknown = identity;
   /** A long node: what its `fix` returns is stored marked long (see `Run.setInMap`). */
   long = false;
+  /**
+   * True once {@link check} is generated code, which records where it failed (located-failure.ts); the
+   * closures do not.
+   */
+  locating = false;
 
   /** @param key the schema's union member key, which read-only messages name (`DataMap backing <key> type`) */
   constructor(readonly key: string) {}
@@ -242,9 +249,10 @@ export function nodeFor(schema: DataSchema, options: ResolvedValidationOptions, 
     // closures of the parents find the generated function through the node. Primitive checks are single
     // expressions already, so their closures stay.
     node.check = (raw, depth) => {
-      const generated = generateCheck(s, options) ?? closure;
-      node.check = generated;
-      return generated(raw, depth);
+      const generated = generateCheck(s, options, child);
+      node.check = generated ?? closure;
+      node.locating = generated !== undefined;
+      return node.check(raw, depth);
     };
   }
   return node;
@@ -663,7 +671,7 @@ function recordNode(
     // unknown keys) still takes. Measured on the bad ~1 KB record of bench/validation.bench.ts: the walk in
     // key order (Object.keys, a Map lookup and a closure check per key, a Uint8Array of the fields seen) was
     // most of the time of a failed validation.
-    scan ??= generateFieldScan(schema, options) ?? closureScan;
+    scan ??= generateFieldScan(schema, options, child) ?? closureScan;
     // one array per record node: it is read below before any fix can recurse into this node
     const scanned = scan(store, below - 1, failed);
     const present = scanned % SCAN_FAILED;

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import {
   COERCION_MODES,
+  Data,
+  DataList,
   DataMap,
   JsonCodec,
   parseSchema,
@@ -26,8 +28,10 @@ import {
 } from '../../../src';
 import { generateCheck } from '../../../src/schema/validation/check-codegen';
 import { nodeFor, rawOf, Run } from '../../../src/schema/validation/compile-validator';
+import { LOCATED } from '../../../src/schema/validation/located-failure';
+import { diagnose } from '../../../src/schema/validation/validate';
 import { optionsIndex } from '../../../src/schema/validation/validation-options';
-import { dataMapArb } from '../../support/data-arbitraries';
+import { dataMapArb, dataPrimitive } from '../../support/data-arbitraries';
 import { schemaText } from '../schema-arbitraries';
 import { valueArb } from '../../support/schema-value-arbitraries';
 
@@ -153,6 +157,93 @@ describe('values generated from random schemas', () => {
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+/** Every place a value sits in a data tree: its container and its key there. */
+function places(root: DataMap | DataList): Array<readonly [DataMap | DataList, string | number]> {
+  const out: Array<readonly [DataMap | DataList, string | number]> = [];
+  const walk = (c: DataMap | DataList): void => {
+    const keys: Array<string | number> = c instanceof DataMap ? [...c.keys()] : [...Array(c.size).keys()];
+    for (const k of keys) {
+      out.push([c, k]);
+      const v = c instanceof DataMap ? c.get(k as string) : c.get(k as number);
+      if (v instanceof DataMap || v instanceof DataList) walk(v);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+describe('one bad value in valid data', () => {
+  const MAPS = FIXTURES.filter(([, s]) =>
+    ['RECORD', 'MAP', 'UNION'].includes(s.getDereferencedSchema().getType()),
+  );
+  const bad: fc.Arbitrary<DataValue | undefined> = fc.oneof(
+    dataPrimitive,
+    fc.constantFrom<DataValue | undefined>(undefined, Data.NULL, '12', '1.5', 'NaN', 'A', 2 ** 60, 1.5),
+    // made fresh each time: validation fixes and trims them in place
+    fc.constant(0).map(() => new DataMap([['x', 1]])),
+    fc.constant(0).map(() => new DataList([1, 'a'])),
+  );
+  const located = { yes: 0, all: 0 };
+
+  // The check records the one value it refused (located-failure.ts) and validate() runs that value's fix
+  // alone; the walk from the root (diagnose) must say and fix exactly the same.
+  it.each(MAPS)('gets the same result from where the check failed as from the root: %s', (_n, schema) => {
+    // data valid in every mode, and data with unknown fields and absent defaulted fields (more than one
+    // failure in the stricter modes: the walk from the root then)
+    const arb = fc.oneof(
+      valueArb(schema, { maxDepth: 2, omitDefaulted: false, unknownFields: false })!,
+      valueArb(schema, { maxDepth: 2 })!,
+    );
+    fc.assert(
+      fc.property(
+        arb,
+        fc.nat(),
+        bad,
+        fc.constantFrom(...ALL_OPTIONS),
+        fc.boolean(),
+        (generated, at, replacement, options, readOnly) => {
+          fc.pre(generated instanceof DataMap);
+          const value = generated.copy(); // fast-check shrinks from the generated value
+          const all = places(value);
+          fc.pre(all.length > 0);
+          const [container, key] = all[at % all.length]!;
+          if (replacement === undefined) {
+            if (container instanceof DataMap) container.remove(key as string);
+            else return;
+          } else if (container instanceof DataMap) container.put(key as string, replacement);
+          else container.set(key as number, replacement);
+          const a = value;
+          const b = value.copy();
+          if (readOnly) {
+            a.makeReadOnly();
+            b.makeReadOnly();
+          }
+          const resolved = resolveValidationOptions(options);
+          const node = nodeFor(schema, resolved, optionsIndex(resolved));
+          LOCATED.n = 0;
+          if (!node.check(rawOf(a), 1)) {
+            located.all++;
+            if (LOCATED.n === 1 && LOCATED.path.length > 0) located.yes++;
+          }
+          const fast = validate(a, schema, options);
+          const walked = diagnose(node, b);
+          expect(fast.toString()).toBe(walked.toString());
+          expect(fast.getMessages().map((m) => m.getPath())).toEqual(
+            walked.getMessages().map((m) => m.getPath()),
+          );
+          expect(a.equals(b)).toBe(true);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('took the located path for most of them', () => {
+    expect(located.all).toBeGreaterThan(100);
+    expect(located.yes / located.all).toBeGreaterThan(0.5);
   });
 });
 
