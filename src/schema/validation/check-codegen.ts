@@ -45,6 +45,8 @@ const MAX_SWITCH_SYMBOLS = 16;
 const MAX_INLINE = 32;
 
 const lit = (s: string): string => JSON.stringify(s);
+/** What a failed check does in the fast check functions: the value is not valid as it is. */
+const RETURN_FALSE = 'return false;';
 
 /**
  * Where a value sits in a generated function of the locating check (see located-failure.ts): what its
@@ -89,20 +91,28 @@ class Generator {
   /** The schemas whose nodes a failure names (`nodes[i]` in the source), dereferenced. */
   readonly #nodes: DataSchema[] = [];
   readonly #nodeIndex = new Map<DataSchema, number>();
+  /** Whether the functions locate failures (see {@link Mode}) or return false at the first. */
+  readonly #locate: boolean;
   #temp = 0;
 
-  constructor(options: ResolvedValidationOptions) {
+  constructor(options: ResolvedValidationOptions, locate: boolean) {
     this.#options = options;
+    this.#locate = locate;
   }
 
-  /** The source of the factory's body and what it needs. */
+  /** The source of the factory's body and what it needs: the fast check, or the locating one. */
   program(root: DataSchema): Program {
-    const lines: string[] = ['  if (d === undefined) d = 1;', '  let ok = true;'];
-    const label = this.#fresh('L');
-    lines.push(`  ${label}: {`);
-    this.#emit(root, 'v', lines, '    ', 0, atOwnValue(label));
-    lines.push('  }');
-    const rootFn = `function check(v, d) {\n${lines.join('\n')}\n  return ok;\n}`;
+    const lines: string[] = ['  if (d === undefined) d = 1;'];
+    if (this.#locate) {
+      const label = this.#fresh('L');
+      lines.push('  let ok = true;', `  ${label}: {`);
+      this.#emit(root, 'v', lines, '    ', 0, atOwnValue(label));
+      lines.push('  }', '  return ok;');
+    } else {
+      this.#emit(root, 'v', lines, '  ', 0, { plain: RETURN_FALSE });
+      lines.push('  return true;');
+    }
+    const rootFn = `function check(v, d) {\n${lines.join('\n')}\n}`;
     const body = `"use strict";\n${this.#functions.join('\n')}\n${rootFn}\nreturn check;`;
     return { body, sets: this.#sets, nodes: this.#nodes };
   }
@@ -165,7 +175,10 @@ class Generator {
 
   /** Statements pushing the path components of `at` (innermost first: the path is built on the way up). */
   #push(at: At): string {
-    return at.comps.length === 0 ? '' : `loc.path.push(${[...at.comps].reverse().join(', ')}); `;
+    return [...at.comps]
+      .reverse()
+      .map((c) => `loc.up(${c}); `)
+      .join('');
   }
 
   /** The failure code for the value `v` of `schema`, refused by its own checks (not by a value below it). */
@@ -197,17 +210,19 @@ class Generator {
     const o = this.#options;
     const countKeys = o.unrecognizedFieldMode !== UnrecognizedFieldMode.IGNORE;
     const fields = record.getFields();
-    const self = `loc.fail(r, ${this.#node(record)}, null, null, null)`;
+    const self = this.#locate ? `loc.fail(r, ${this.#node(record)}, null, null, null); ` : '';
     // The diagnostic path finds a record's fields by name (compile-validator.ts, fixInKeyOrder), so where two
     // fields share a name it cannot go to the one that failed: any failure inside is the record's own.
-    const whole = new Set(fields.map((f) => f.getName())).size !== fields.length;
+    const whole = !this.#locate || new Set(fields.map((f) => f.getName())).size !== fields.length;
     const body: string[] = [
-      `  if (typeof r !== "object" || r === null || Array.isArray(r) || r[KIND] !== undefined || d > ${MAX_NESTING_DEPTH}) { ${self}; return false; }`,
+      `  if (typeof r !== "object" || r === null || Array.isArray(r) || r[KIND] !== undefined || d > ${MAX_NESTING_DEPTH}) ${this.#locate ? `{ ${self}return false; }` : RETURN_FALSE}`,
     ];
     // `self`: the record's own failures (absent fields, its key count) are one refused value, the record
-    const ownFailure = whole
-      ? `{ ${self}; return false; }`
-      : `if (!self) { self = true; if (${self}) return false; ok = false; }`;
+    const ownFailure = !this.#locate
+      ? RETURN_FALSE
+      : whole
+        ? `{ ${self}return false; }`
+        : `if (!self) { self = true; if (${self.slice(0, -2)}) return false; ok = false; }`;
     if (!whole) body.push('  let ok = true;', '  let self = false;');
     if (countKeys) body.push('  let present = 0;');
     body.push('  let f;');
@@ -238,7 +253,7 @@ class Generator {
       body.push(
         whole
           ? `  if (total !== present) ${ownFailure}`
-          : `  if (total !== present) { if (!self) ${self}; return false; }`,
+          : `  if (total !== present) { if (!self) ${self}return false; }`,
       );
     }
     body.push(whole ? '  return true;' : '  return ok;');
@@ -411,7 +426,23 @@ export function generateCheck(
   options: ResolvedValidationOptions,
   nodeOf?: NodeOf,
 ): ((raw: unknown, depth?: number) => boolean) | undefined {
-  return compile(new Generator(options).program(schema), nodeOf);
+  return compile(new Generator(options, false).program(schema), nodeOf);
+}
+
+/**
+ * The locating check of `schema` under `options` (located-failure.ts): the same answer as
+ * {@link generateCheck}, but where that returns false at the first value it refuses, this one records the
+ * value in `LOCATED` and goes on, up to a second one. A separate function because the recording code at each
+ * place a check can fail made the record functions too large for V8 to inline them into their callers: the
+ * valid ~1 KB record of bench/validation.bench.ts took ~70 ns instead of ~55 when the fast check itself
+ * located failures. Undefined where code cannot be generated from strings.
+ */
+export function generateLocate(
+  schema: DataSchema,
+  options: ResolvedValidationOptions,
+  nodeOf?: NodeOf,
+): ((raw: unknown, depth?: number) => boolean) | undefined {
+  return compile(new Generator(options, true).program(schema), nodeOf);
 }
 
 /**
@@ -446,7 +477,7 @@ export function generateFieldScan(
   options: ResolvedValidationOptions,
   nodeOf?: NodeOf,
 ): FieldScan | undefined {
-  return compile(new Generator(options).scanProgram(record), nodeOf);
+  return compile(new Generator(options, false).scanProgram(record), nodeOf);
 }
 
 function compile<F>({ body, sets, nodes }: Program, nodeOf: NodeOf | undefined): F | undefined {
@@ -468,7 +499,11 @@ function compile<F>({ body, sets, nodes }: Program, nodeOf: NodeOf | undefined):
   }
 }
 
-/** The generated source of `schema`'s fast check (for tests and curiosity). */
-export function generatedCheckSource(schema: DataSchema, options: ResolvedValidationOptions): string {
-  return new Generator(options).program(schema).body;
+/** The generated source of `schema`'s fast check, or of its locating check (for tests and curiosity). */
+export function generatedCheckSource(
+  schema: DataSchema,
+  options: ResolvedValidationOptions,
+  locate = false,
+): string {
+  return new Generator(options, locate).program(schema).body;
 }

@@ -51,6 +51,7 @@ import type { UnionDataSchema } from '../union-schema';
 import {
   generateCheck,
   generateFieldScan,
+  generateLocate,
   SCAN_FAILED as SCAN_FAILED_UNIT,
   type FieldScan,
 } from './check-codegen';
@@ -158,10 +159,11 @@ export class Node {
   /** A long node: what its `fix` returns is stored marked long (see `Run.setInMap`). */
   long = false;
   /**
-   * True once {@link check} is generated code, which records where it failed (located-failure.ts); the
-   * closures do not.
+   * The check again, recording where it fails (located-failure.ts): called by `validate` when {@link check}
+   * said false, so that the diagnostic path can start there. Records nothing for a primitive (its fix is all
+   * there is) or where code cannot be generated.
    */
-  locating = false;
+  locate: (raw: unknown, depth?: number) => boolean = never;
 
   /** @param key the schema's union member key, which read-only messages name (`DataMap backing <key> type`) */
   constructor(readonly key: string) {}
@@ -249,10 +251,15 @@ export function nodeFor(schema: DataSchema, options: ResolvedValidationOptions, 
     // closures of the parents find the generated function through the node. Primitive checks are single
     // expressions already, so their closures stay.
     node.check = (raw, depth) => {
-      const generated = generateCheck(s, options, child);
-      node.check = generated ?? closure;
-      node.locating = generated !== undefined;
-      return node.check(raw, depth);
+      const generated = generateCheck(s, options) ?? closure;
+      node.check = generated;
+      return generated(raw, depth);
+    };
+    // generated on the first failure only; where code cannot be generated nothing is located
+    node.locate = (raw, depth) => {
+      const generated = generateLocate(s, options, child) ?? never;
+      node.locate = generated;
+      return generated(raw, depth);
     };
   }
   return node;

@@ -34,9 +34,11 @@ function rootRaw(value: unknown): unknown {
 
 function run(node: Node, data: DataValue): ValidationResult {
   // Both paths stop at MAX_NESTING_DEPTH (compile-validator.ts), so no depth of data runs out of stack.
+  const raw = rootRaw(data);
+  if (node.check(raw, 1)) return new ValidationResult(data, true, false, false);
   LOCATED.n = 0;
-  if (node.check(rootRaw(data), 1)) return new ValidationResult(data, true, false, false);
-  if (LOCATED.n === 1 && node.locating && LOCATED.path.length !== 0) return runAtFailure(data);
+  node.locate(raw, 1);
+  if (LOCATED.n === 1 && LOCATED.depth !== 0) return runAtFailure(data);
   return diagnose(node, data);
 }
 
@@ -66,7 +68,7 @@ function result(fixed: DataValue, state: Run): ValidationResult {
 function runAtFailure(data: DataValue): ValidationResult {
   const at = LOCATED;
   const leaf = at.node as Node;
-  const state = new Run(at.path.reverse());
+  const state = new Run(at.path());
   const value = toValue(at.value);
   const fixed = leaf.fix(value, state);
   if (fixed !== value) {

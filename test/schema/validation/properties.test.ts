@@ -26,7 +26,7 @@ import {
   type DataValue,
   type ValidationOptions,
 } from '../../../src';
-import { generateCheck } from '../../../src/schema/validation/check-codegen';
+import { generateCheck, generateLocate } from '../../../src/schema/validation/check-codegen';
 import { nodeFor, rawOf, Run } from '../../../src/schema/validation/compile-validator';
 import { LOCATED } from '../../../src/schema/validation/located-failure';
 import { diagnose } from '../../../src/schema/validation/validate';
@@ -69,6 +69,7 @@ function expectPathsAgree(data: DataValue, schema: DataSchema, options: Validati
   const fast = node.closureCheck(raw);
   expect(generated(raw)).toBe(fast);
   expect(node.check(raw)).toBe(fast);
+  expect(generateLocate(schema, resolved)!(raw)).toBe(fast);
   if (fast) {
     // the diagnostic path on a copy finds nothing to say and nothing to fix
     const copy = data instanceof DataMap ? data.copy() : data;
@@ -223,10 +224,11 @@ describe('one bad value in valid data', () => {
           }
           const resolved = resolveValidationOptions(options);
           const node = nodeFor(schema, resolved, optionsIndex(resolved));
-          LOCATED.n = 0;
           if (!node.check(rawOf(a), 1)) {
             located.all++;
-            if (LOCATED.n === 1 && LOCATED.path.length > 0) located.yes++;
+            LOCATED.n = 0;
+            expect(node.locate(rawOf(a), 1)).toBe(false);
+            if (LOCATED.n === 1 && LOCATED.depth > 0) located.yes++;
           }
           const fast = validate(a, schema, options);
           const walked = diagnose(node, b);
