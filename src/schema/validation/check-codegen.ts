@@ -283,9 +283,11 @@ class Generator {
     const deeper = `d > ${MAX_NESTING_DEPTH - k}`;
     const s = schema.getDereferencedSchema();
     const off = this.#options.coercionMode === CoercionMode.OFF;
-    const no = this.#refused(v, s, mode);
+    // made where a check can fail (a record's function reports its own failures)
+    let refused: string | undefined;
+    const no = (): string => (refused ??= this.#refused(v, s, mode));
     const fail = (cond: string): void => {
-      out.push(`${pad}if (${cond}) ${no}`);
+      out.push(`${pad}if (${cond}) ${no()}`);
     };
     /** A child value's checks, in a block of its own when failures are located. */
     const child = (c: DataSchema, e: string, comp: string, parentKey: string, inner: string): void => {
@@ -340,10 +342,10 @@ class Generator {
           this.#sets.push(new Set(symbols));
           return fail(`!sets[${this.#sets.length - 1}].has(${v})`);
         }
-        if (symbols.length === 0) return (out.push(`${pad}${no}`), undefined);
+        if (symbols.length === 0) return (out.push(`${pad}${no()}`), undefined);
         out.push(`${pad}switch (${v}) {`);
         for (const sym of symbols) out.push(`${pad}  case ${lit(sym)}:`);
-        out.push(`${pad}    break;`, `${pad}  default:`, `${pad}    ${no}`, `${pad}}`);
+        out.push(`${pad}    break;`, `${pad}  default:`, `${pad}    ${no()}`, `${pad}}`);
         return;
       }
       case DataSchemaType.ARRAY: {
@@ -371,17 +373,17 @@ class Generator {
       case DataSchemaType.UNION: {
         const union = s as UnionDataSchema;
         const hasNull = union.getTypeByMemberKey('null') !== undefined;
-        out.push(`${pad}if (${v} === null) {${hasNull ? '' : ` ${no}`} } else {`);
+        out.push(`${pad}if (${v} === null) {${hasNull ? '' : ` ${no()}`} } else {`);
         const inner = `${pad}  `;
         out.push(
-          `${inner}if (typeof ${v} !== "object" || Array.isArray(${v}) || ${v}[KIND] !== undefined || ${deeper}) ${no}`,
+          `${inner}if (typeof ${v} !== "object" || Array.isArray(${v}) || ${v}[KIND] !== undefined || ${deeper}) ${no()}`,
         );
         const key = this.#fresh('key');
         const n = this.#fresh('n');
         const each = this.#fresh('k');
         out.push(`${inner}let ${key};`, `${inner}let ${n} = 0;`);
-        out.push(`${inner}for (const ${each} in ${v}) { if (${n}++ === 1) ${no} ${key} = ${each}; }`);
-        out.push(`${inner}if (${n} === 0) ${no}`);
+        out.push(`${inner}for (const ${each} in ${v}) { if (${n}++ === 1) ${no()} ${key} = ${each}; }`);
+        out.push(`${inner}if (${n} === 0) ${no()}`);
         const e = this.#fresh('e');
         out.push(`${inner}const ${e} = ${v}[${key}];`);
         out.push(`${inner}switch (${key}) {`);
@@ -394,7 +396,7 @@ class Generator {
           child(m.getType(), e, key, '"union"', `${inner}    `);
           out.push(`${inner}    break;`, `${inner}  }`);
         }
-        out.push(`${inner}  default:`, `${inner}    ${no}`, `${inner}}`);
+        out.push(`${inner}  default:`, `${inner}    ${no()}`, `${inner}}`);
         out.push(`${pad}}`);
         return;
       }
@@ -404,7 +406,7 @@ class Generator {
         return;
       }
       default:
-        out.push(`${pad}${no}`);
+        out.push(`${pad}${no()}`);
     }
   }
 }
