@@ -14,6 +14,11 @@
  * is disabled (`--disallow-code-generation-from-strings`, a CSP), {@link generateCheck} returns undefined and
  * validation keeps the closures.
  *
+ * The locating check ({@link generateLocate}, run only after the fast check said false) is the same code with
+ * another failure action: it records the value refused in `LOCATED` (located-failure.ts) and goes on with
+ * the next sibling, stopping at a second one; each function's callers add their path components on the way
+ * back. It is a function of its own so that the fast check stays as small as it was (see there).
+ *
  * Depth: a record function takes the depth of its record (`d`); a container inline in it at `k` levels below
  * is at `d + k`, so its test is `d > MAX_NESTING_DEPTH - k`, one comparison with a constant. A schema whose
  * containers nest more than {@link MAX_INLINE} levels without a record in between (a `.pdsc` may nest 1000)

@@ -19,7 +19,9 @@
  * that recursion needs no special case. Typerefs compile to the node of the schema they refer to.
  *
  * The `check` of a container node is then replaced by generated code on first use (check-codegen.ts, which
- * says why); the closures remain the definition and the fallback where code cannot be generated.
+ * says why); the closures remain the definition and the fallback where code cannot be generated. A third,
+ * generated function, `locate`, finds where a failed `check` failed, so that `validate` can run the `fix` of
+ * that one value when it is the only one (located-failure.ts).
  *
  * Reading stores directly is a deliberate use of the data layer's internals (`STORE`, `KIND`, `toValue`) by
  * the layer just below it; writing always goes through the public API.
