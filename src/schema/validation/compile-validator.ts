@@ -53,7 +53,7 @@ import type { UnionDataSchema } from '../union-schema';
 import {
   generateCheck,
   generateFieldScan,
-  generateLocate,
+  generateLocating as generateLocatingCheck,
   SCAN_FAILED as SCAN_FAILED_UNIT,
   type FieldScan,
 } from './check-codegen';
@@ -166,6 +166,12 @@ export class Node {
    * there is) or where code cannot be generated.
    */
   locate: (raw: unknown, depth?: number) => boolean = never;
+  /**
+   * What `validate` runs first: the locating check where it is one function (as fast as {@link check} then,
+   * check-codegen.ts `generateLocating`), else {@link check}. {@link firstLocates} says which.
+   */
+  first: (raw: unknown, depth?: number) => boolean = (raw, depth) => this.check(raw, depth);
+  firstLocates = false;
 
   /** @param key the schema's union member key, which read-only messages name (`DataMap backing <key> type`) */
   constructor(readonly key: string) {}
@@ -248,20 +254,29 @@ export function nodeFor(schema: DataSchema, options: ResolvedValidationOptions, 
   }
   const closure = node.check;
   node.closureCheck = closure;
+  node.first = closure;
   if (!s.isPrimitive()) {
     // Generated on first use, not here: a large schema graph compiles only the parts data reaches, and the
     // closures of the parents find the generated function through the node. Primitive checks are single
     // expressions already, so their closures stay.
-    node.check = (raw, depth) => {
-      const generated = generateCheck(s, options) ?? closure;
-      node.check = generated;
-      return generated(raw, depth);
+    let fast: ((raw: unknown, depth?: number) => boolean) | undefined;
+    const generatedCheck = (): ((raw: unknown, depth?: number) => boolean) =>
+      (fast ??= node.check = generateCheck(s, options) ?? closure);
+    node.check = (raw, depth) => generatedCheck()(raw, depth);
+    // Generated on first use, with `first` (see there): where code cannot be generated nothing is located.
+    const generateLocating = (): void => {
+      const generated = generateLocatingCheck(s, options, child);
+      node.locate = generated?.locate ?? never;
+      node.firstLocates = generated?.single ?? false;
+      node.first = node.firstLocates ? node.locate : generatedCheck();
     };
-    // generated on the first failure only; where code cannot be generated nothing is located
     node.locate = (raw, depth) => {
-      const generated = generateLocate(s, options, child) ?? never;
-      node.locate = generated;
-      return generated(raw, depth);
+      generateLocating();
+      return node.locate(raw, depth);
+    };
+    node.first = (raw, depth) => {
+      generateLocating();
+      return node.first(raw, depth);
     };
   }
   return node;

@@ -35,9 +35,12 @@ function rootRaw(value: unknown): unknown {
 function run(node: Node, data: DataValue): ValidationResult {
   // Both paths stop at MAX_NESTING_DEPTH (compile-validator.ts), so no depth of data runs out of stack.
   const raw = rootRaw(data);
-  if (node.check(raw, 1)) return new ValidationResult(data, true, false, false);
   LOCATED.n = 0;
-  node.locate(raw, 1);
+  if (node.first(raw, 1)) return new ValidationResult(data, true, false, false);
+  if (!node.firstLocates) {
+    LOCATED.n = 0;
+    node.locate(raw, 1);
+  }
   if (LOCATED.n === 1 && LOCATED.depth !== 0) return runAtFailure(data);
   return diagnose(node, data);
 }
