@@ -14,10 +14,12 @@
  * is disabled (`--disallow-code-generation-from-strings`, a CSP), {@link generateCheck} returns undefined and
  * validation keeps the closures.
  *
- * The locating check ({@link generateLocate}, run only after the fast check said false) is the same code with
- * another failure action: it records the value refused in `LOCATED` (located-failure.ts) and goes on with
- * the next sibling, stopping at a second one; each function's callers add their path components on the way
- * back. It is a function of its own so that the fast check stays as small as it was (see there).
+ * The locating check ({@link generateLocating}) is the same code with another failure action: it records the
+ * value refused in `LOCATED` (located-failure.ts) and goes on with the next sibling, stopping at a second
+ * one; each function's callers add their path components on the way back. It writes records out inline
+ * rather than calling their functions, where it can; when that leaves one function, `validate` runs it
+ * instead of the fast check, else only after the fast check said false (see there for why and what it
+ * measured). The fast check's source is what it was before locating existed.
  *
  * Depth: a record function takes the depth of its record (`d`); a container inline in it at `k` levels below
  * is at `d + k`, so its test is `d > MAX_NESTING_DEPTH - k`, one comparison with a constant. A schema whose
@@ -49,7 +51,7 @@ const MAX_SWITCH_SYMBOLS = 16;
 /** Containers nested inline in one generated function, at most (see the module comment). */
 const MAX_INLINE = 32;
 /**
- * Records written out in one locating function, at most ({@link Generator#inlineRecord}): a schema graph
+ * Records written out in one locating function, at most (`#inlineRecord`): a schema graph
  * reaching many records would otherwise grow one function past what V8 optimizes.
  */
 const MAX_INLINE_RECORDS = 16;
@@ -291,8 +293,9 @@ class Generator {
   /**
    * Locating mode: the checks of `record` for the value in `v` written out in the function being generated,
    * rather than a call of its function. Measured on the bad ~1 KB record of bench/validation.bench.ts: the
-   * locating check took ~75-85 ns with a function per record (V8 inlines few of them: each is about twice
-   * the size of its fast-check twin) against ~50 for the fast check on the whole valid record.
+   * locating check took ~75-90 ns with a function per record (V8 inlines few of them: each is about twice
+   * the size of its fast-check twin), ~56-68 ns written out, against ~50 for the fast check on the whole
+   * valid record (same process, best of 9).
    */
   #inlineRecord(record: RecordDataSchema, v: string, out: string[], pad: string, k: number, at: At): void {
     const countKeys = this.#options.unrecognizedFieldMode !== UnrecognizedFieldMode.IGNORE;

@@ -1,19 +1,19 @@
 /**
- * Where the generated fast check failed, for the diagnostic path (validate.ts) to start there.
+ * Where the generated check failed, for the diagnostic path (validate.ts) to start there.
  *
- * The generated check (check-codegen.ts) does not stop at the first value it refuses: it records that value
- * here and goes on with the siblings, and stops at a second one. So when a check of a root value says false,
- * {@link LOCATED} tells either that exactly one value in the whole tree was refused "locally" (its own shape,
- * a missing field, its key count, its depth: not because of a value below it), with its path and what holds
- * it, or that there were more. In the first case the messages are exactly those of that value's own
- * diagnostic `fix` at that path: every other value passed its check, and the diagnostic path only descends
- * into values whose check fails (compile-validator.ts). So validate.ts calls that one `fix` instead of
- * walking down from the root, which re-checked every field of every record on the way (a second and third
- * pass over most of the record). With two or more, it walks from the root as before.
+ * The locating check (check-codegen.ts `generateLocating`) does not stop at the first value it refuses: it
+ * records that value here and goes on with the siblings, and stops at a second one. So when it says false
+ * for a root value, {@link LOCATED} tells either that exactly one value in the whole tree was refused
+ * "locally" (its own shape, a missing field, its key count, its depth: not because of a value below it),
+ * with its path and what holds it, or that there were more. In the first case the messages are exactly
+ * those of that value's own diagnostic `fix` at that path: every other value passed its check, and the
+ * diagnostic path only descends into values whose check fails (compile-validator.ts). So validate.ts calls
+ * that one `fix` instead of walking down from the root, which re-checked every field of every record on the
+ * way (a second and third pass over most of the record). With two or more, it walks from the root as before.
  *
- * Recording costs nothing on valid data: the check does the same work and only writes here on failure, and
- * `validate` resets one counter per call. The path is built on the way back up (innermost component first),
- * only for the first refused value.
+ * Recording costs nothing on valid data: the locating check does the same work as the fast one and only
+ * writes here on failure, and `validate` resets one counter per call. The path is built on the way back up
+ * (innermost component first), only for the first refused value.
  */
 
 /** The state one generated check call leaves (one instance, {@link LOCATED}; validation is synchronous). */
