@@ -19,7 +19,9 @@
  * that recursion needs no special case. Typerefs compile to the node of the schema they refer to.
  *
  * The `check` of a container node is then replaced by generated code on first use (check-codegen.ts, which
- * says why); the closures remain the definition and the fallback where code cannot be generated.
+ * says why); the closures remain the definition and the fallback where code cannot be generated. A third,
+ * generated function, `locate`, finds where a failed `check` failed, so that `validate` can run the `fix` of
+ * that one value when it is the only one (located-failure.ts).
  *
  * Reading stores directly is a deliberate use of the data layer's internals (`STORE`, `KIND`, `toValue`) by
  * the layer just below it; writing always goes through the public API.
@@ -51,6 +53,7 @@ import type { UnionDataSchema } from '../union-schema';
 import {
   generateCheck,
   generateFieldScan,
+  generateLocating as generateLocatingCheck,
   SCAN_FAILED as SCAN_FAILED_UNIT,
   type FieldScan,
 } from './check-codegen';
@@ -90,7 +93,9 @@ type RawMap = Record<string, unknown>;
 
 /** State of one diagnostic pass: messages, the path to the value at hand, fix flags, pending trims. */
 export class Run {
-  readonly path: (string | number)[] = [];
+  /** @param path the path of the value the run starts at (the root's by default) */
+  constructor(readonly path: (string | number)[] = []) {}
+
   readonly messages: ValidationMessage[] = [];
   valid = true;
   hasFix = false;
@@ -155,6 +160,18 @@ export class Node {
   fix: (value: unknown, run: Run) => unknown = identity;
   /** A long node: what its `fix` returns is stored marked long (see `Run.setInMap`). */
   long = false;
+  /**
+   * The check again, recording where it fails (located-failure.ts): called by `validate` when {@link check}
+   * said false, so that the diagnostic path can start there. Records nothing for a primitive (its fix is all
+   * there is) or where code cannot be generated.
+   */
+  locate: (raw: unknown, depth?: number) => boolean = never;
+  /**
+   * What `validate` runs first: the locating check where it is one function (as fast as {@link check} then,
+   * check-codegen.ts `generateLocating`), else {@link check}. {@link firstLocates} says which.
+   */
+  first: (raw: unknown, depth?: number) => boolean = (raw, depth) => this.check(raw, depth);
+  firstLocates = false;
 
   /** @param key the schema's union member key, which read-only messages name (`DataMap backing <key> type`) */
   constructor(readonly key: string) {}
@@ -237,14 +254,29 @@ export function nodeFor(schema: DataSchema, options: ResolvedValidationOptions, 
   }
   const closure = node.check;
   node.closureCheck = closure;
+  node.first = closure;
   if (!s.isPrimitive()) {
     // Generated on first use, not here: a large schema graph compiles only the parts data reaches, and the
     // closures of the parents find the generated function through the node. Primitive checks are single
     // expressions already, so their closures stay.
-    node.check = (raw, depth) => {
-      const generated = generateCheck(s, options) ?? closure;
-      node.check = generated;
-      return generated(raw, depth);
+    let fast: ((raw: unknown, depth?: number) => boolean) | undefined;
+    const generatedCheck = (): ((raw: unknown, depth?: number) => boolean) =>
+      (fast ??= node.check = generateCheck(s, options) ?? closure);
+    node.check = (raw, depth) => generatedCheck()(raw, depth);
+    // Generated on first use, with `first` (see there): where code cannot be generated nothing is located.
+    const generateLocating = (): void => {
+      const generated = generateLocatingCheck(s, options, child);
+      node.locate = generated?.locate ?? never;
+      node.firstLocates = generated?.single ?? false;
+      node.first = node.firstLocates ? node.locate : generatedCheck();
+    };
+    node.locate = (raw, depth) => {
+      generateLocating();
+      return node.locate(raw, depth);
+    };
+    node.first = (raw, depth) => {
+      generateLocating();
+      return node.first(raw, depth);
     };
   }
   return node;
@@ -663,7 +695,7 @@ function recordNode(
     // unknown keys) still takes. Measured on the bad ~1 KB record of bench/validation.bench.ts: the walk in
     // key order (Object.keys, a Map lookup and a closure check per key, a Uint8Array of the fields seen) was
     // most of the time of a failed validation.
-    scan ??= generateFieldScan(schema, options) ?? closureScan;
+    scan ??= generateFieldScan(schema, options, child) ?? closureScan;
     // one array per record node: it is read below before any fix can recurse into this node
     const scanned = scan(store, below - 1, failed);
     const present = scanned % SCAN_FAILED;

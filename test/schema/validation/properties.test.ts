@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import {
   COERCION_MODES,
+  Data,
+  DataList,
   DataMap,
   JsonCodec,
   parseSchema,
@@ -24,10 +26,12 @@ import {
   type DataValue,
   type ValidationOptions,
 } from '../../../src';
-import { generateCheck } from '../../../src/schema/validation/check-codegen';
+import { generateCheck, generateLocate } from '../../../src/schema/validation/check-codegen';
 import { nodeFor, rawOf, Run } from '../../../src/schema/validation/compile-validator';
+import { LOCATED } from '../../../src/schema/validation/located-failure';
+import { diagnose } from '../../../src/schema/validation/validate';
 import { optionsIndex } from '../../../src/schema/validation/validation-options';
-import { dataMapArb } from '../../support/data-arbitraries';
+import { dataMapArb, dataPrimitive } from '../../support/data-arbitraries';
 import { schemaText } from '../schema-arbitraries';
 import { valueArb } from '../../support/schema-value-arbitraries';
 
@@ -65,6 +69,7 @@ function expectPathsAgree(data: DataValue, schema: DataSchema, options: Validati
   const fast = node.closureCheck(raw);
   expect(generated(raw)).toBe(fast);
   expect(node.check(raw)).toBe(fast);
+  expect(generateLocate(schema, resolved)!(raw)).toBe(fast);
   if (fast) {
     // the diagnostic path on a copy finds nothing to say and nothing to fix
     const copy = data instanceof DataMap ? data.copy() : data;
@@ -156,6 +161,94 @@ describe('values generated from random schemas', () => {
   });
 });
 
+/** Every place a value sits in a data tree: its container and its key there. */
+function places(root: DataMap | DataList): Array<readonly [DataMap | DataList, string | number]> {
+  const out: Array<readonly [DataMap | DataList, string | number]> = [];
+  const walk = (c: DataMap | DataList): void => {
+    const keys: Array<string | number> = c instanceof DataMap ? [...c.keys()] : [...Array(c.size).keys()];
+    for (const k of keys) {
+      out.push([c, k]);
+      const v = c instanceof DataMap ? c.get(k as string) : c.get(k as number);
+      if (v instanceof DataMap || v instanceof DataList) walk(v);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+describe('one bad value in valid data', () => {
+  const MAPS = FIXTURES.filter(([, s]) =>
+    ['RECORD', 'MAP', 'UNION'].includes(s.getDereferencedSchema().getType()),
+  );
+  const bad: fc.Arbitrary<DataValue | undefined> = fc.oneof(
+    dataPrimitive,
+    fc.constantFrom<DataValue | undefined>(undefined, Data.NULL, '12', '1.5', 'NaN', 'A', 2 ** 60, 1.5),
+    // made fresh each time: validation fixes and trims them in place
+    fc.constant(0).map(() => new DataMap([['x', 1]])),
+    fc.constant(0).map(() => new DataList([1, 'a'])),
+  );
+  const located = { yes: 0, all: 0 };
+
+  // The check records the one value it refused (located-failure.ts) and validate() runs that value's fix
+  // alone; the walk from the root (diagnose) must say and fix exactly the same.
+  it.each(MAPS)('gets the same result from where the check failed as from the root: %s', (_n, schema) => {
+    // data valid in every mode, and data with unknown fields and absent defaulted fields (more than one
+    // failure in the stricter modes: the walk from the root then)
+    const arb = fc.oneof(
+      valueArb(schema, { maxDepth: 2, omitDefaulted: false, unknownFields: false })!,
+      valueArb(schema, { maxDepth: 2 })!,
+    );
+    fc.assert(
+      fc.property(
+        arb,
+        fc.nat(),
+        bad,
+        fc.constantFrom(...ALL_OPTIONS),
+        fc.boolean(),
+        (generated, at, replacement, options, readOnly) => {
+          fc.pre(generated instanceof DataMap);
+          const value = generated.copy(); // fast-check shrinks from the generated value
+          const all = places(value);
+          fc.pre(all.length > 0);
+          const [container, key] = all[at % all.length]!;
+          if (replacement === undefined) {
+            if (container instanceof DataMap) container.remove(key as string);
+            else return;
+          } else if (container instanceof DataMap) container.put(key as string, replacement);
+          else container.set(key as number, replacement);
+          const a = value;
+          const b = value.copy();
+          if (readOnly) {
+            a.makeReadOnly();
+            b.makeReadOnly();
+          }
+          const resolved = resolveValidationOptions(options);
+          const node = nodeFor(schema, resolved, optionsIndex(resolved));
+          if (!node.check(rawOf(a), 1)) {
+            located.all++;
+            LOCATED.n = 0;
+            expect(node.locate(rawOf(a), 1)).toBe(false);
+            if (LOCATED.n === 1 && LOCATED.depth > 0) located.yes++;
+          }
+          const fast = validate(a, schema, options);
+          const walked = diagnose(node, b);
+          expect(fast.toString()).toBe(walked.toString());
+          expect(fast.getMessages().map((m) => m.getPath())).toEqual(
+            walked.getMessages().map((m) => m.getPath()),
+          );
+          expect(a.equals(b)).toBe(true);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('took the located path for most of them', () => {
+    expect(located.all).toBeGreaterThan(100);
+    expect(located.yes / located.all).toBeGreaterThan(0.5);
+  });
+});
+
 describe('garbage', () => {
   const garbage = dataMapArb({ maxDepth: 4 });
   /** Garbage that shares the field names of the schema, so that it gets past the first check more often. */
@@ -167,10 +260,17 @@ describe('garbage', () => {
     return fc
       .tuple(
         fc.subarray(names),
-        fc.array(fc.oneof(garbage, fc.constant(new DataMap())), {
-          minLength: names.length,
-          maxLength: names.length,
-        }),
+        // a fresh empty map each time: one shared constant was made read-only and fixed by earlier runs
+        fc.array(
+          fc.oneof(
+            garbage,
+            fc.constant(0).map(() => new DataMap()),
+          ),
+          {
+            minLength: names.length,
+            maxLength: names.length,
+          },
+        ),
         garbage,
       )
       .map(([keys, values, extra]) => {
@@ -190,9 +290,18 @@ describe('garbage', () => {
         fc.constantFrom(...ALL_OPTIONS),
         fc.boolean(),
         (data, options, readOnly) => {
-          if (readOnly) data.makeReadOnly();
+          const copy = data.copy();
+          if (readOnly) {
+            data.makeReadOnly();
+            copy.makeReadOnly();
+          }
           expectPathsAgree(data, schema, options);
           const result = validate(data, schema, options);
+          // where the check failed or from the root, the same result
+          const resolved = resolveValidationOptions(options);
+          expect(result.toString()).toBe(
+            diagnose(nodeFor(schema, resolved, optionsIndex(resolved)), copy).toString(),
+          );
           expect(result.getFixed()).toBe(data);
           expect(result.isValid()).toBe(result.getMessages().length === 0);
           if (result.hasFixupReadOnlyError()) expect(result.isValid()).toBe(false);
