@@ -14,7 +14,7 @@ import type { ResourcePipeline } from './pipeline';
 export const EMPTY_ATTRIBUTES: ReadonlyMap<string | symbol, unknown> = new Map();
 
 // eslint-disable-next-line no-control-regex -- any byte beyond ASCII
-const NON_ASCII = /[^\x00-\x7f]/;
+export const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Sets a response's headers through `set` (fastify's `reply.header`, Node's `res.setHeader`); says whether a
