@@ -11,9 +11,13 @@
  *
  * How: the harness measures synchronous functions, so this file runs the load test in child processes and
  * reports the results as facts. `suites()` spawns this file as a *driver* (`--driver`, pinned to one core
- * with taskset when there are two), which spawns a *server* process (`--server`, pinned to the other)
- * holding the four apps, each on its own port, and drives them with autocannon. Each case runs in rounds
- * with the apps' order rotated, after a short warmup; requests/s and p99 are the means of the rounds.
+ * with taskset when there are two), which spawns one *server* process per app (`--server`, the app named by
+ * `SVC_BENCH_APP`, all pinned to the other core) and drives them with autocannon. Each app has a process of
+ * its own, as it would in production: in one shared process the apps' code shared Node's HTTP internals,
+ * whose inline caches then saw four apps' objects, which slowed the bare server most (its ratio is the
+ * anchor: sharing made the svc servers look 5-10% closer to it than a bare server alone is). Each case
+ * runs in rounds with the apps' order rotated, after a short warmup; requests/s and p99 are the means of
+ * the rounds.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -96,9 +100,11 @@ function pinned(core: number, argv: readonly string[]): { cmd: string; args: str
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Server process: the four apps
+// Server processes: one app each
 
 async function runServer(): Promise<void> {
+  const app = process.env.SVC_BENCH_APP as App;
+  if (!APPS.includes(app)) throw new Error(`SVC_BENCH_APP must be one of ${APPS.join(', ')}`);
   // loaded here, not at the top: the example's generated classes must not be registered in the bench runner's
   // process, where other benchmarks load the fixture tree's classes of the same names
   const load = createRequire(__filename);
@@ -121,21 +127,51 @@ async function runServer(): Promise<void> {
         .setFormat(PhotoFormat.PNG)
         .setTakenAt(1_700_000_000_000 + i),
     );
-  // observe: false: this bench measures the framework; bench/runtime-observe.bench.ts measures the observers
-  const plugin = await createExampleApp({ library, observe: false });
-  // the standalone server's queue keeps its blobs in a directory of this run, removed at the end
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-resources-'));
-  const queue = await openExampleQueue({ dataDir });
-  const standalone = createSvcServer({ resources: exampleService(library, { queue }) });
+  const stops: Array<() => Promise<unknown>> = [];
+  let port: number;
+  if (app === 'plugin') {
+    // observe: false: this bench measures the framework; bench/runtime-observe.bench.ts measures observers
+    const plugin = await createExampleApp({ library, observe: false });
+    await plugin.listen({ port: 0, host: '127.0.0.1' });
+    port = (plugin.server.address() as { port: number }).port;
+    stops.push(() => plugin.close());
+  } else if (app === 'standalone') {
+    // the standalone server's queue keeps its blobs in a directory of this run, removed at the end
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-resources-'));
+    const queue = await openExampleQueue({ dataDir });
+    const standalone = createSvcServer({ resources: exampleService(library, { queue }) });
+    port = (await listenOn(standalone)).port;
+    stops.push(async () => {
+      standalone.closeAllConnections();
+      await new Promise((r) => standalone.close(r));
+      await queue.close({ timeoutMs: 1000 });
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+  } else {
+    port = await listenBare(app, library, Data, fastify, stops);
+  }
+  process.send!(port);
+  process.on('message', (m) => {
+    if (m !== 'stop') return;
+    void Promise.all(stops.map((stop) => stop())).then(() => process.exit(0));
+  });
+}
 
-  // the bare servers: the same photos as plain objects, the same JSON out
+/** A bare server (node:http or fastify) answering the same JSON from the same photos as plain objects. */
+async function listenBare(
+  app: 'node' | 'fastify',
+  library: ReturnType<typeof StoreModule.seededLibrary>,
+  Data: typeof SvcModule.Data,
+  fastify: typeof FastifyModule.default,
+  stops: Array<() => Promise<unknown>>,
+): Promise<number> {
   const plain = new Map<string, Record<string, unknown>>();
   for (const p of library.listPhotos())
     plain.set(String(p.getId()), Data.toJS(p.data()) as Record<string, unknown>);
   const photos = [...plain.values()];
-  // the finder's paging object as the service answers it, so that both send the same JSON
-  const { port: standalonePort } = await listenOn(standalone);
-  const svcFinder = JSON.parse(await getText(standalonePort, CASES[2]!.svcPath)) as { paging: unknown };
+  // the finder's paging object as the service answers it (the driver asked the standalone server), so that
+  // both send the same JSON
+  const svcFinder = JSON.parse(process.env.SVC_BENCH_FINDER_ANSWER ?? '{}') as { paging: unknown };
   const getById = (id: string): unknown => plain.get(String(Number(id)));
   const batchGet = (ids: string): unknown => {
     const results: Record<string, unknown> = {};
@@ -154,22 +190,27 @@ async function runServer(): Promise<void> {
     return { elements, paging: svcFinder.paging };
   };
 
-  const bareFastify = fastify();
-  bareFastify.get<{ Params: { id: string } }>('/bare/photos/:id', (request, reply) => {
-    const photo = getById(request.params.id);
-    if (photo === undefined) return reply.code(404).send({ status: 404 });
-    return reply.send(photo);
-  });
-  bareFastify.get<{ Querystring: { ids?: string; format?: string; count?: string } }>(
-    '/bare/photos',
-    (request, reply) => {
-      const q = request.query;
-      return reply.send(
-        q.ids !== undefined ? batchGet(q.ids) : finder(q.format ?? '', Number(q.count ?? 10)),
-      );
-    },
-  );
+  if (app === 'fastify') {
+    const bareFastify = fastify();
+    bareFastify.get<{ Params: { id: string } }>('/bare/photos/:id', (request, reply) => {
+      const photo = getById(request.params.id);
+      if (photo === undefined) return reply.code(404).send({ status: 404 });
+      return reply.send(photo);
+    });
+    bareFastify.get<{ Querystring: { ids?: string; format?: string; count?: string } }>(
+      '/bare/photos',
+      (request, reply) => {
+        const q = request.query;
+        return reply.send(
+          q.ids !== undefined ? batchGet(q.ids) : finder(q.format ?? '', Number(q.count ?? 10)),
+        );
+      },
+    );
 
+    await bareFastify.listen({ port: 0, host: '127.0.0.1' });
+    stops.push(() => bareFastify.close());
+    return (bareFastify.server.address() as { port: number }).port;
+  }
   const bareNode = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     let body: unknown;
@@ -189,32 +230,14 @@ async function runServer(): Promise<void> {
     res.end(text);
   });
 
-  await plugin.listen({ port: 0, host: '127.0.0.1' });
-  await bareFastify.listen({ port: 0, host: '127.0.0.1' });
-  const { port: nodePort } = await listenOn(bareNode);
-  const port = (app: { server: { address(): unknown } }): number =>
-    (app.server.address() as { port: number }).port;
-  const ports: Record<App, number> = {
-    node: nodePort,
-    fastify: port(bareFastify),
-    plugin: port(plugin),
-    standalone: standalonePort,
-  };
-  process.send!(ports);
-  process.on('message', (m) => {
-    if (m !== 'stop') return;
-    standalone.closeAllConnections();
+  const { port } = await new Promise<{ port: number }>((resolve) =>
+    bareNode.listen(0, '127.0.0.1', () => resolve(bareNode.address() as { port: number })),
+  );
+  stops.push(() => {
     bareNode.closeAllConnections();
-    void Promise.all([
-      plugin.close(),
-      bareFastify.close(),
-      new Promise((r) => standalone.close(r)),
-      new Promise((r) => bareNode.close(r)),
-      queue.close({ timeoutMs: 1000 }),
-    ])
-      .then(() => fs.rmSync(dataDir, { recursive: true, force: true }))
-      .then(() => process.exit(0));
+    return new Promise((r) => bareNode.close(r));
   });
+  return port;
 }
 
 function getText(port: number, path: string): Promise<string> {
@@ -255,14 +278,19 @@ async function runDriver(): Promise<void> {
   // autocannon ships no types: its one call is typed here
   const autocannon = createRequire(__filename)('autocannon') as Autocannon;
   const start = pinned(0, [process.execPath, '-r', '@swc-node/register', __filename, '--server']);
-  const server: ChildProcess = spawn(start.cmd, start.args, {
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env: process.env,
-  });
-  const ports = await new Promise<Record<App, number>>((resolve, reject) => {
-    server.once('message', (m) => resolve(m as Record<App, number>));
-    server.once('exit', (code) => reject(new Error(`bench server exited with ${String(code)}`)));
-  });
+  const servers: ChildProcess[] = [];
+  const startApp = (app: App, env: NodeJS.ProcessEnv = {}): Promise<number> => {
+    const server = spawn(start.cmd, start.args, {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      env: { ...process.env, ...env, SVC_BENCH_APP: app },
+    });
+    servers.push(server);
+    return new Promise<number>((resolve, reject) => {
+      server.once('message', (m) => resolve(m as number));
+      server.once('exit', (code) => reject(new Error(`bench server ${app} exited with ${String(code)}`)));
+    });
+  };
+  const ports = {} as Record<App, number>;
   const run = async (url: string, connections: number, duration: number): Promise<Measured> => {
     const r = await autocannon({
       url,
@@ -290,6 +318,12 @@ async function runDriver(): Promise<void> {
   });
   const results: DriverResult[] = [];
   try {
+    ports.standalone = await startApp('standalone');
+    ports.plugin = await startApp('plugin');
+    // the bare servers send the finder's paging object as the service does
+    const finderAnswer = await getText(ports.standalone, CASES[2]!.svcPath);
+    ports.node = await startApp('node', { SVC_BENCH_FINDER_ANSWER: finderAnswer });
+    ports.fastify = await startApp('fastify', { SVC_BENCH_FINDER_ANSWER: finderAnswer });
     for (const connections of CONNECTIONS) {
       for (const c of CASES) {
         for (const app of APPS) await run(urlOf(app, c), connections, WARMUP_SECONDS);
@@ -314,7 +348,7 @@ async function runDriver(): Promise<void> {
       }
     }
   } finally {
-    server.send('stop');
+    for (const server of servers) if (server.connected) server.send('stop');
   }
   process.stdout.write(`${JSON.stringify(results)}\n`);
 }

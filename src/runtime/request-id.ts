@@ -88,13 +88,10 @@ export function requestIds(options: RequestIdOptions = {}): RequestObserver {
     start(request) {
       const id = ensureId(request.headers as MutableHeaders, header, generate);
       if (echo) {
+        // both adapters write these with the response's own headers (a multiplexed individual request has
+        // none: its id goes back in its own envelope entry's headers only if a filter puts it there)
         const extra = request.responseHeaders;
         if (extra !== undefined) extra[header] = id;
-        else {
-          // Node's ServerResponse: the header joins those the HTTP layer writes with the status
-          const res = request.connection as { setHeader?: (n: string, v: string) => unknown } | undefined;
-          if (res !== undefined && typeof res.setHeader === 'function') res.setHeader(header, id);
-        }
       }
       return undefined;
     },

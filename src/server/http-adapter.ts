@@ -17,6 +17,21 @@ export const EMPTY_ATTRIBUTES: ReadonlyMap<string | symbol, unknown> = new Map()
 export const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
+ * Header objects the pipeline shares between responses (the plain responses' version and content type,
+ * frozen) whose values are known to be ASCII: an adapter writes them without testing each value again.
+ */
+export const ASCII_HEADERS = new WeakSet<object>();
+
+/** `headers`, frozen and noted in {@link ASCII_HEADERS} when every value is ASCII. */
+export function sharedHeaders(headers: { [name: string]: string }): { readonly [name: string]: string } {
+  const frozen = Object.freeze(headers);
+  let ascii = true;
+  for (const name in frozen) if (NON_ASCII.test(frozen[name]!)) ascii = false;
+  if (ascii) ASCII_HEADERS.add(frozen);
+  return frozen;
+}
+
+/**
  * Sets a response's headers through `set` (fastify's `reply.header`, Node's `res.setHeader`); says whether a
  * value holds characters beyond ASCII, which decides how the body is written (see the adapters' `send`).
  * `set` is a module-level function taking the target, so that no closure is made per response.

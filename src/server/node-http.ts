@@ -5,6 +5,7 @@ import { HttpClientError, RequestBodyError, SvcPluginOptionsError } from '../res
 import {
   EMPTY_ATTRIBUTES,
   NON_ASCII,
+  ASCII_HEADERS,
   setHeaders,
   answerExpectations,
   answerHalfClosedRequests,
@@ -97,6 +98,7 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
     pluginOptions.openapi,
   );
   const cors = corsOption === undefined ? undefined : corsHandler(corsOption, resolved.headers.names.prefix);
+  const observed = resolved.observers.length > 0;
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
@@ -125,6 +127,8 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
       attributes: EMPTY_ATTRIBUTES,
       connection: res,
       socket: req.socket,
+      // where observers put headers of their own (a request id's echo): only when there are observers
+      responseHeaders: observed ? {} : undefined,
     };
     // HTTP/1.1 requires Host (RFC 9112 §3.2): refused in the protocol's form
     if (headers.host === undefined && req.httpVersion === '1.1') {
@@ -139,6 +143,7 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
           ),
           log,
         ),
+        request,
       );
       req.resume();
       return;
@@ -186,13 +191,13 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
         req.httpVersionMajor === 2 &&
         (req as { stream?: { endAfterHeaders?: boolean } }).stream?.endAfterHeaders !== true);
     if (!chunked && (length === undefined || length === '0')) {
-      respond(res, pipeline.handle(request, log, true));
+      respond(res, pipeline.handle(request, log, true), request);
       return;
     }
     const type = headers['content-type'];
     // multipart/related bodies stream: attachments are read as they arrive, never buffered
     if (type !== undefined && /^\s*multipart\/related\s*(;|$)/i.test(type)) {
-      respond(res, pipeline.handle({ ...request, bodyStream: req }, log, true));
+      respond(res, pipeline.handle({ ...request, bodyStream: req }, log, true), request);
       return;
     }
     if (!chunked && Number(length) > maxBodyBytes) {
@@ -203,7 +208,7 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
       if (error === 'too large') refuseBody(req, res, pipeline, request, log);
       // a body broken off: the client is gone, there is nobody to answer
       else if (error === 'aborted') res.destroy();
-      else respond(res, pipeline.handle({ ...request, body }, log, true));
+      else respond(res, pipeline.handle({ ...request, body }, log, true), request);
     });
   };
   return Object.assign(listener, { pipeline, options: resolved });
@@ -268,14 +273,20 @@ function refuseBody(
       new RequestBodyError('Request body is too large', 'SVC_ERR_BIND_BODY_TOO_LARGE'),
       log,
     ),
+    request,
   );
   // the rest of the body is discarded as it comes, until the response is written and the socket closes
   req.resume();
 }
 
-function respond(res: ServerResponse, out: EncodedResponse | Promise<EncodedResponse>): void {
-  if (isPromise(out)) void out.then((r) => write(res, r));
-  else write(res, out);
+function respond(
+  res: ServerResponse,
+  out: EncodedResponse | Promise<EncodedResponse>,
+  request?: ResourceRequest,
+): void {
+  const extra = request?.responseHeaders;
+  if (isPromise(out)) void out.then((r) => write(res, r, extra));
+  else write(res, out, extra);
 }
 
 // Vary adds to what is set (CORS's `Vary: Origin` and compression's `Vary: Accept-Encoding` both hold)
@@ -296,34 +307,63 @@ function writeAtOnce(
   status: number,
   headers: { readonly [name: string]: string },
   body: string | Uint8Array | undefined,
+  extra: { readonly [name: string]: string } | undefined,
 ): boolean {
   if (body !== undefined && typeof body !== 'string') return false;
   // CORS may have set `Vary: Origin`, which a response's own Vary adds to (setResponseHeader)
   if (res.hasHeader('vary')) return false;
+  const length = body === undefined ? '0' : Buffer.byteLength(body);
+  if (extra !== undefined) {
+    for (const name in extra) {
+      // a header an observer added, after the response's own (a name both set: the observer's, as
+      // setHeader after setHeader would leave it)
+      if (NON_ASCII.test(extra[name]!) || name.toLowerCase() === 'vary') return false;
+    }
+  }
+  if (extra === undefined && ASCII_HEADERS.has(headers)) {
+    // the pipeline's shared headers (known ASCII): one spread instead of a loop testing each value
+    res.writeHead(status, { ...headers, 'content-length': length });
+    if (body === undefined) res.end();
+    else res.end(body);
+    return true;
+  }
   const all: { [name: string]: string | number } = {};
   for (const name in headers) {
     const value = headers[name]!;
     if (NON_ASCII.test(value)) return false;
     all[name] = value;
   }
-  all['content-length'] = body === undefined ? '0' : Buffer.byteLength(body);
+  if (extra !== undefined) for (const name in extra) all[name] = extra[name]!;
+  all['content-length'] = length;
   res.writeHead(status, all);
   if (body === undefined) res.end();
   else res.end(body);
   return true;
 }
 
+function hasNone(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
 /** Writes an encoded response: headers and body in one write when the body is text (one syscall). */
-function write(res: ServerResponse, out: EncodedResponse): void {
+function write(res: ServerResponse, out: EncodedResponse, extra?: { readonly [name: string]: string }): void {
   if (res.destroyed) {
     out.stream?.destroy();
     return;
   }
   const body = out.body;
+  const added = extra === undefined || hasNone(extra) ? undefined : extra;
   const paced = out.stream !== undefined || body === undefined ? undefined : pacedBytes(body);
-  if (paced === undefined && out.stream === undefined && writeAtOnce(res, out.status, out.headers, body))
+  if (
+    paced === undefined &&
+    out.stream === undefined &&
+    writeAtOnce(res, out.status, out.headers, body, added)
+  )
     return;
-  const latin1 = setHeaders(out.headers, res, setResponseHeader);
+  let latin1 = setHeaders(out.headers, res, setResponseHeader);
+  // what observers added (a request id's echo)
+  if (added !== undefined && setHeaders(added, res, setResponseHeader)) latin1 = true;
   if (paced !== undefined) res.setHeader('content-length', paced.length);
   const stream = paced === undefined ? out.stream : pacedBody(paced);
   if (stream !== undefined) {

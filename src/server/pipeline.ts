@@ -63,6 +63,7 @@ import {
 import { type RequestObserver, type RequestProbe, observeResponse } from '../resources/observer';
 import { type ResolvedCompression, compressResponse, inflateRequest, requestEncoding } from './compression';
 import { MUX_PATH, type MuxHost, type ResolvedMux, serveMux } from './mux';
+import { sharedHeaders } from './http-adapter';
 
 /**
  * The request path (docs/architecture.md, "The request path") as one pipeline of small functions:
@@ -206,6 +207,8 @@ class RequestState {
   }
 }
 
+const NO_FILTERS: readonly RequestFilter[] = [];
+
 /** The methods whose handlers take the request body (the decode stage decodes it for these only). */
 const BODY_METHODS: ReadonlySet<string> = new Set([
   'create',
@@ -332,17 +335,40 @@ export class ResourcePipeline {
     if (this.config.mux !== undefined && request.path === MUX_PATH)
       return serveMux(this.muxHost(), this.config.mux, request, state.log, (err) => this.fail(state, err));
     try {
+      const filters = this.requestFiltersFor(request, state.lowerCaseHeaders !== undefined);
       const out =
-        this.requestFilters.length === 0
+        filters.length === 0
           ? this.start(state, request)
           : then(
-              runStage(request, this.requestFilters, (f, r) => f.request!(r)),
+              runStage(request, filters, (f, r) => f.request!(r)),
               (r) => this.start(state, r),
             );
       return out instanceof Promise ? out.catch((err: unknown) => this.fail(state, err)) : out;
     } catch (err) {
       return this.fail(state, err);
     }
+  }
+
+  /**
+   * The request filters whose `request` stage runs for `request`: those without `requestOnlyWith`, and
+   * those whose header the request carries. The same array when all run; none (the common case: only the
+   * tunneling filter, and no override header) without allocating.
+   */
+  private requestFiltersFor(request: ResourceRequest, lowerCase: boolean): readonly RequestFilter[] {
+    const filters = this.requestFilters;
+    let skipped = 0;
+    for (let i = 0; i < filters.length; i++)
+      if (this.skipsRequest(filters[i]!, request, lowerCase)) skipped++;
+    if (skipped === 0) return filters;
+    if (skipped === filters.length) return NO_FILTERS;
+    return filters.filter((f) => !this.skipsRequest(f, request, lowerCase));
+  }
+
+  private skipsRequest(filter: RequestFilter, request: ResourceRequest, lowerCase: boolean): boolean {
+    const name = filter.requestOnlyWith;
+    if (name === undefined) return false;
+    const headers = request.headers;
+    return headers[name] === undefined && (lowerCase || getHeader(headers, name) === undefined);
   }
 
   /**
@@ -715,7 +741,8 @@ export class ResourcePipeline {
     if (method !== 'finder' && method !== 'get_all') return undefined;
     const source = demandSourceOf(out);
     const codec = state.codec;
-    if (source === undefined || !(codec instanceof JsonCodec) || !call.route.target.selfPaging) return undefined;
+    if (source === undefined || !(codec instanceof JsonCodec) || !call.route.target.selfPaging)
+      return undefined;
     if (this.responseFiltersOf(state).length > 0) return undefined;
     return streamCollection(call, source, {
       codec,
@@ -942,7 +969,7 @@ export class ResourcePipeline {
     if (headers === undefined) {
       const h: Record<string, string> = { [this.familyVersionHeaders[family]!]: version };
       if (type !== undefined) h['content-type'] = type;
-      headers = Object.freeze(h);
+      headers = sharedHeaders(h);
       byType.set(key, headers);
     }
     return headers;

@@ -52,6 +52,8 @@ export function tunnelingFilter(options: TunnelingFilterOptions = {}): RequestFi
     );
   return {
     name: TUNNELING_FILTER_NAME,
+    // an override on any method is judged here (one on a GET is a 400), so no request with it is skipped
+    requestOnlyWith: OVERRIDE,
     request: (request) => {
       const override = headerValue(request.headers, OVERRIDE);
       if (override === undefined) return request;

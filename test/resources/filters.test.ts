@@ -118,6 +118,41 @@ describe('filters', () => {
     }
   });
 
+  it('runs a request stage with requestOnlyWith only for requests carrying that header', async () => {
+    const seen: string[] = [];
+    const marker = (name: string, only?: string): RequestFilter => ({
+      name,
+      requestOnlyWith: only,
+      request: (req) => {
+        seen.push(`${name} ${req.path}`);
+        return req;
+      },
+    });
+    const s = await startServer({
+      resources: [others],
+      filters: [marker('gated', 'x-trace-me'), marker('always'), marker('gated-too', 'x-other')],
+    });
+    try {
+      const cases: ReadonlyArray<[Record<string, string>, string[]]> = [
+        [{}, ['always /others/1']],
+        [{ 'x-trace-me': '1' }, ['gated /others/1', 'always /others/1']],
+        [{ 'X-Other': 'y' }, ['always /others/1', 'gated-too /others/1']],
+        [
+          { 'x-trace-me': '', 'x-other': 'y' },
+          ['gated /others/1', 'always /others/1', 'gated-too /others/1'],
+        ],
+      ];
+      for (const [headers, expected] of cases) {
+        seen.length = 0;
+        const r = await s.request('GET', '/others/1', { headers });
+        expect(r.status).toBe(200);
+        expect(seen).toEqual(expected);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
   it('answers a bare 500 when a response filter itself fails', async () => {
     const broken: RequestFilter = { name: 'broken', response: () => Promise.reject(new Error('filter bug')) };
     const s = await startServer({ resources: [others], filters: [broken] });

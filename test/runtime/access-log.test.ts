@@ -5,6 +5,7 @@
  * logged; `flush` writes everything out.
  */
 import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -13,6 +14,8 @@ import {
   LONG_KEY,
   collection,
   createAccessLog,
+  createSvcServer,
+  listenOn,
   fastifyRequestIdOptions,
   requestIds,
   svcPlugin,
@@ -130,5 +133,45 @@ describe('request ids and the access log', () => {
     const res = await fetch(`${base}/things/7`, { headers: { 'x-request-id': 'skipped-1' } });
     expect(res.status).toBe(200);
     expect((await lines(accessFile)).filter((l) => l.reqId === 'skipped-1')).toEqual([]);
+  });
+});
+
+describe('request ids on the standalone server', () => {
+  const things = collection({
+    name: 'things',
+    key: LONG_KEY,
+    value: Photo,
+    methods: {
+      get: (id: number | bigint) => {
+        if (id === 500) throw new Error('exploded');
+        return new Photo().setTitle(`thing ${id}`).setFormat(PhotoFormat.PNG);
+      },
+    },
+  });
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    server = createSvcServer({ resources: [things], observers: [requestIds()] });
+    base = `http://127.0.0.1:${(await listenOn(server)).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it.each([
+    ['an entity', '/things/1', 200, 'standalone-1'],
+    ['an error response', '/things/500', 500, 'standalone-2'],
+    ['a body refused before routing (too large)', '/things', 413, 'standalone-3'],
+  ])('echoes the id on %s, written with the response', async (_what, path, status, id) => {
+    const res = await fetch(`${base}${path}`, {
+      method: status === 413 ? 'POST' : 'GET',
+      headers: { 'x-request-id': id, 'content-type': 'application/json' },
+      body: status === 413 ? 'x'.repeat(2 * 1024 * 1024) : undefined,
+    });
+    expect(res.status).toBe(status);
+    expect(res.headers.get('x-request-id')).toBe(id);
+    expect(res.headers.get('x-svc-protocol-version')).not.toBeNull();
+    await res.arrayBuffer();
   });
 });
