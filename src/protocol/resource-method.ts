@@ -61,7 +61,7 @@ export interface RoutingInput {
   /** The method header value, any case; absent or empty means none. */
   readonly methodHeader?: string | undefined;
   /** The request's query parameter names (a parsed query DataMap will do). */
-  readonly query: { has(name: string): boolean };
+  readonly query: { has(name: string): boolean; readonly size?: number };
   /** Whether the path addresses one entity (a full key in the last segment). */
   readonly entity: boolean;
   /** The request URI, for error messages. */
@@ -160,6 +160,11 @@ export function routeResourceMethod(input: RoutingInput): ResourceMethod {
   const m = input.httpMethod;
   // Node gives the usual methods in upper case already: skip the case conversion for them
   const http = m === 'GET' || m === 'POST' || m === 'PUT' || m === 'DELETE' ? m : m.toUpperCase();
+  // no query (a get, an update, a delete by key): every flag is false, without five lookups
+  if (input.query.size === 0 && (input.methodHeader === undefined || input.methodHeader === '')) {
+    const plain = TABLE.get(http)?.get('')?.[flagBits(false, false, false, false, input.entity)];
+    if (plain !== undefined) return plain;
+  }
   let action = input.query.has(QueryParam.ACTION);
   let finder = input.query.has(QueryParam.FINDER);
   let batchFinder = input.query.has(QueryParam.BATCH_FINDER);

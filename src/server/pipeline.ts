@@ -251,6 +251,8 @@ export class ResourcePipeline {
   private readonly maxBatchSize: number;
   private readonly largestBatch: number;
   private muxHostCache: MuxHost | undefined;
+  /** No compression, observers or second header family: {@link handle} may take its direct path. */
+  private readonly direct: boolean;
   /** The last version header value and what it resolved to: clients send the same one every time. */
   private lastVersion:
     { readonly header: string | undefined; readonly version: RequestProtocolVersion } | undefined;
@@ -278,6 +280,8 @@ export class ResourcePipeline {
     this.methodHeaders = config.headers.accepted.map((n) => n.method.toLowerCase());
     this.maxBatchSize = config.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
     this.largestBatch = largestBatchLimit(roots.values(), this.maxBatchSize);
+    this.direct =
+      config.compression === undefined && config.observer === undefined && this.families.length === 1;
   }
 
   /**
@@ -292,6 +296,21 @@ export class ResourcePipeline {
     lowerCaseHeaders = false,
   ): EncodedResponse | Promise<EncodedResponse> {
     const compression = this.config.compression;
+    if (this.direct && request.bodyStream === undefined && request.path !== MUX_PATH) {
+      // the common request of a server with no compression, observers or header families, when no request
+      // filter runs for it: straight to the stages, without the five calls that dispatch the general case
+      // (~0.3-0.6 µs of a small request's server time under load: those calls' frames and closures)
+      const filters = this.requestFiltersFor(request, lowerCaseHeaders);
+      if (filters.length === 0) {
+        const state = new RequestState(request, log, lowerCaseHeaders);
+        try {
+          const out = this.serve(state, request);
+          return out instanceof Promise ? out.catch((err: unknown) => this.fail(state, err)) : out;
+        } catch (err) {
+          return this.fail(state, err);
+        }
+      }
+    }
     if (compression === undefined) return this.handlePlain(request, log, lowerCaseHeaders);
     // compressed bodies are inflated before anything reads them, responses compressed last (compression.ts)
     const encoding = requestEncoding(request, lowerCaseHeaders);

@@ -261,6 +261,23 @@ function* batchBodySteps(
   if (text !== '') throw bodyFailure(text);
 }
 
+/**
+ * Whether an invocation has no input this filter looks at: no complex key, no batch keys, parameters,
+ * bodies or patches. Saves the checks' calls on the commonest small request (~0.25 µs of a get under load).
+ */
+function hasNothingToCheck(input: BoundInput): boolean {
+  return (
+    (input.key === undefined || typeof input.key !== 'object') &&
+    input.keys === undefined &&
+    input.params === undefined &&
+    input.entity === undefined &&
+    input.entities === undefined &&
+    input.entitiesByKey === undefined &&
+    input.patch === undefined &&
+    input.patchesByKey === undefined
+  );
+}
+
 /** Items of a batch body (0 for other requests). */
 function batchBodySize(input: BoundInput): number {
   return input.entities?.length ?? input.entitiesByKey?.size ?? input.patchesByKey?.size ?? 0;
@@ -290,6 +307,8 @@ export function validationFilter(options: ValidationFilterOptions = {}): Request
     requiredMode: options.requiredMode ?? RequiredMode.CAN_BE_ABSENT_IF_HAS_DEFAULT,
   };
   const invocation = (inv: Invocation): Invocation | Promise<Invocation> => {
+    // nothing to check (a get or delete by a simple key: the key was checked as it was read)
+    if (hasNothingToCheck(inv.input)) return inv;
     check(inv, resolved);
     if (!resolved.bodies) return inv;
     const size = batchBodySize(inv.input);
