@@ -329,7 +329,12 @@ function addValidation<
   return Object.freeze({ ...model, filters, subresources });
 }
 
-function svcRequest(request: FastifyRequest, prefix: string, reply?: FastifyReply): ResourceRequest {
+function svcRequest(
+  request: FastifyRequest,
+  prefix: string,
+  reply?: FastifyReply,
+  observed = true,
+): ResourceRequest {
   const url = request.url;
   // a request target has no fragment (RFC 9112), but rawPathOf and rawQueryOf cut one off if sent: take the
   // scan for '?' and '#' they make only when there is a '#'
@@ -350,7 +355,8 @@ function svcRequest(request: FastifyRequest, prefix: string, reply?: FastifyRepl
     attributes: EMPTY_ATTRIBUTES,
     connection: reply?.raw,
     socket: request.raw.socket,
-    responseHeaders: {},
+    // where observers put headers of their own (a request id's echo): only when there are observers
+    responseHeaders: observed ? {} : undefined,
   };
 }
 
@@ -421,6 +427,7 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
     return;
   }
   const prefix = instance.prefix;
+  const observed = resolved.observers.length > 0;
   // Returns nothing (or a promise of nothing) once the reply is sent: a returned FastifyReply is a thenable,
   // which fastify would await (until the response finishes) and then try to send again (it only warns, but
   // builds an error each time): that cost a third of the throughput (bench/resources.bench.ts)
@@ -428,7 +435,7 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
     request: FastifyRequest,
     reply: FastifyReply,
   ): Promise<FastifyReply | undefined> | undefined => {
-    const svc = svcRequest(request, prefix, reply);
+    const svc = svcRequest(request, prefix, reply, observed);
     // HTTP/1.1 requires Host (RFC 9112 §3.2); svcServerOptions lets such requests through so that they are
     // refused here, in the protocol's form, rather than by Node with an empty 400
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
