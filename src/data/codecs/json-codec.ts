@@ -8,7 +8,7 @@ import { holdsNonFinite, nonFinite } from '../non-finite';
 import type { DataCodec } from './data-codec';
 import { JsonSyntaxError, parseJsonExact } from './json-exact-parser';
 import { NEEDS_EXACT, parseFast } from './json-fast-path';
-import { mayHoldLongsBelow, noteLongs, stringifyWithLongs } from './json-long-encode';
+import { bytesWithLongs, mayHoldLongsBelow, noteLongs, stringifyWithLongs } from './json-long-encode';
 import { writeJson } from './json-writer';
 import { utf8ErrorOffset } from './utf8';
 import { utf8Bytes, utf8Length } from '../bytes';
@@ -108,11 +108,11 @@ export class JsonCodec implements DataCodec {
   }
 
   mapToBytes(map: DataMap): Uint8Array {
-    return utf8Bytes(encode(map));
+    return encodeBytes(map);
   }
 
   listToBytes(list: DataList): Uint8Array {
-    return utf8Bytes(encode(list));
+    return encodeBytes(list);
   }
 
   bytesToMap(bytes: Uint8Array): DataMap {
@@ -133,6 +133,20 @@ export class JsonCodec implements DataCodec {
     const wellFormed = (text as unknown as { isWellFormed(): boolean }).isWellFormed();
     return decodeText(text, wellFormed, null, this.maxDepth);
   }
+}
+
+/**
+ * {@link encode} as UTF-8 bytes. A graph with longs is written by `bytesWithLongs`, which cuts its markers
+ * out of the encoded bytes rather than building the text of pieces first (see there); anything else is
+ * encoded text.
+ */
+function encodeBytes(root: DataMap | DataList): Uint8Array {
+  const store = root[STORE];
+  if (!nonFinite.seen && mayHoldLongsBelow(store)) {
+    const bytes = bytesWithLongs(store);
+    if (bytes !== undefined) return bytes;
+  }
+  return utf8Bytes(encode(root));
 }
 
 function encode(root: DataMap | DataList): string {

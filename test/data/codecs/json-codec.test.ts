@@ -265,6 +265,43 @@ describe('JsonCodec', () => {
       expect(codec.listToString(deepList(100_000))).toBe('['.repeat(100_001) + ']'.repeat(100_001));
     });
 
+    it.each([
+      ['ASCII with longs', new DataMap({ a: 2n ** 60n, s: 'x', l: new DataList([1, -(2n ** 63n), 2]) })],
+      ['a long first and last', new DataMap({ first: 2n ** 62n, mid: 'm', last: -(2n ** 62n) })],
+      ['adjacent longs', new DataMap({ l: new DataList([2n ** 55n, 2n ** 56n, 2n ** 57n]) })],
+      ['non-ASCII text beside longs', new DataMap({ clé: 'é€😀', big: 2n ** 61n })],
+      ['a string that looks like a marker', new DataMap({ s: '\u0000123', t: '\u0000', big: 2n ** 61n })],
+      ['a backslash-u text in a key', new DataMap({ '\\u0000': 2n ** 61n })],
+    ])('writes %s as bytes: the UTF-8 of its text, on every encode', (_what, map) => {
+      const text = writeJson(map);
+      for (let i = 0; i < 3; i++) {
+        expect(Buffer.from(codec.mapToBytes(map)).toString('utf8')).toBe(text);
+        expect(codec.mapToString(map)).toBe(text);
+      }
+      const decoded = codec.stringToMap(text);
+      expect(Buffer.from(codec.mapToBytes(decoded)).toString('utf8')).toBe(text);
+      const list = new DataList([map, 2n ** 59n]);
+      expect(Buffer.from(codec.listToBytes(list)).toString('utf8')).toBe(writeJson(list));
+      expect(Buffer.from(codec.listToBytes(list)).toString('utf8')).toBe(writeJson(list));
+    });
+
+    it('writes any document with longs as the bytes of the iterative writer', () => {
+      fc.assert(
+        fc.property(
+          dataMapArb({ ambiguousDoubles: false }),
+          fc.array(fc.bigInt(2n ** 53n + 1n, 2n ** 63n - 1n), { minLength: 1, maxLength: 4 }),
+          (map, longs) => {
+            const doc = new DataMap().set('doc', map).set('longs', new DataList(longs));
+            const text = writeJson(doc);
+            codec.mapToString(doc);
+            expect(Buffer.from(codec.mapToBytes(doc)).toString('utf8')).toBe(text);
+            expect(Buffer.from(codec.mapToBytes(codec.stringToMap(text))).toString('utf8')).toBe(text);
+          },
+        ),
+        { numRuns: fuzzRuns(100) },
+      );
+    });
+
     it('writes bytes as UTF-8', () => {
       expect([...codec.mapToBytes(new DataMap({ s: 'é' }))]).toEqual([...utf8('{"s":"é"}')]);
     });
