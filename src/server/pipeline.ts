@@ -251,7 +251,7 @@ export class ResourcePipeline {
   private readonly maxBatchSize: number;
   private readonly largestBatch: number;
   private muxHostCache: MuxHost | undefined;
-  /** No observers or second header family: {@link handle} may take its direct path. */
+  /** No observers: {@link handle} may take its direct path. */
   private readonly direct: boolean;
   /** The last version header value and what it resolved to: clients send the same one every time. */
   private lastVersion:
@@ -280,7 +280,7 @@ export class ResourcePipeline {
     this.methodHeaders = config.headers.accepted.map((n) => n.method.toLowerCase());
     this.maxBatchSize = config.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
     this.largestBatch = largestBatchLimit(roots.values(), this.maxBatchSize);
-    this.direct = config.observer === undefined && this.families.length === 1;
+    this.direct = config.observer === undefined;
   }
 
   /**
@@ -301,13 +301,14 @@ export class ResourcePipeline {
       request.path !== MUX_PATH &&
       (compression === undefined || requestEncoding(request, lowerCaseHeaders) === undefined)
     ) {
-      // the common request of a server with no observers or second header family, with no compressed body,
+      // the common request of a server with no observers, with no compressed body,
       // when no request filter runs for it: straight to the stages, without the five calls that dispatch the
       // general case (their frames cost ~0.3-0.6 µs of a small request's server time under load: a profile
       // of GET /photos/3 with autocannon)
       const filters = this.requestFiltersFor(request, lowerCaseHeaders);
       if (filters.length === 0) {
         const state = new RequestState(request, log, lowerCaseHeaders);
+        if (this.families.length > 1) state.family = this.familyOf(request.headers, lowerCaseHeaders);
         let out: EncodedResponse | Promise<EncodedResponse>;
         try {
           out = this.serve(state, request);
@@ -828,12 +829,10 @@ export class ResourcePipeline {
    * header, else the method header; the configured one (0) when it sends neither.
    */
   private familyOf(headers: RequestHeaders, lowerCase: boolean): number {
-    const has = (name: string): boolean =>
-      headers[name] !== undefined || (!lowerCase && getHeader(headers, name) !== undefined);
     const versions = this.versionHeaders;
-    for (let i = 0; i < versions.length; i++) if (has(versions[i]!)) return i;
+    for (let i = 0; i < versions.length; i++) if (hasHeader(headers, versions[i]!, lowerCase)) return i;
     const methods = this.methodHeaders;
-    for (let i = 0; i < methods.length; i++) if (has(methods[i]!)) return i;
+    for (let i = 0; i < methods.length; i++) if (hasHeader(headers, methods[i]!, lowerCase)) return i;
     return 0;
   }
 
@@ -1097,6 +1096,11 @@ function abortOnClose(
   if (connection.destroyed) onClose();
   else connection.once('close', onClose);
   return () => connection.off('close', onClose);
+}
+
+/** Whether `headers` has `name` (lower case): a direct look-up when the names are known lower case. */
+function hasHeader(headers: RequestHeaders, name: string, lowerCase: boolean): boolean {
+  return headers[name] !== undefined || (!lowerCase && getHeader(headers, name) !== undefined);
 }
 
 function hasNoKeys(o: object): boolean {
