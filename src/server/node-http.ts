@@ -153,6 +153,7 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
     if (cors !== undefined && cors(req, res)) return;
     // once authentication is configured, the documentation needs a credential too, as OPTIONS does
     if (
+      documentation.answers(method, path) &&
       documentation(req, res, path, () => {
         const refused = pipeline.admit(request, log);
         if (refused === undefined) return false;

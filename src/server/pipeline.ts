@@ -145,7 +145,9 @@ function runStage<T>(
   let current = value;
   for (let i = from; i < filters.length; i++) {
     const out = stage(filters[i]!, current);
-    if (out === undefined) continue;
+    // undefined, or the value itself (a filter with nothing to change): no need to ask whether it is a
+    // Promise or an Observable (rxjs's isObservable looks for `lift` along the prototype chain)
+    if (out === undefined || out === current) continue;
     const settled = settle(out) as T | Promise<T>;
     if (settled instanceof Promise) {
       if (i + 1 === filters.length) return settled;
