@@ -29,6 +29,19 @@ const tempDir = tempDirs('svc-access-log-');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- log lines are read as JSON freely
 type Line = Record<string, any>;
 
+/** A collection whose get of 500 fails. */
+const things = collection({
+  name: 'things',
+  key: LONG_KEY,
+  value: Photo,
+  methods: {
+    get: (id: number | bigint) => {
+      if (id === 500) throw new Error('exploded');
+      return new Photo().setTitle(`thing ${id}`).setFormat(PhotoFormat.PNG);
+    },
+  },
+});
+
 describe('request ids and the access log', () => {
   let app: FastifyInstance;
   let base: string;
@@ -44,17 +57,6 @@ describe('request ids and the access log', () => {
       ...fastifyRequestIdOptions(),
       loggerInstance: pino(pino.destination({ dest: appFile, sync: true })),
     }) as unknown as FastifyInstance;
-    const things = collection({
-      name: 'things',
-      key: LONG_KEY,
-      value: Photo,
-      methods: {
-        get: (id: number | bigint) => {
-          if (id === 500) throw new Error('exploded');
-          return new Photo().setTitle(`thing ${id}`).setFormat(PhotoFormat.PNG);
-        },
-      },
-    });
     await app.register(svcPlugin, { resources: [things], observers: [requestIds(), accessLog.observer] });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -137,17 +139,6 @@ describe('request ids and the access log', () => {
 });
 
 describe('request ids on the standalone server', () => {
-  const things = collection({
-    name: 'things',
-    key: LONG_KEY,
-    value: Photo,
-    methods: {
-      get: (id: number | bigint) => {
-        if (id === 500) throw new Error('exploded');
-        return new Photo().setTitle(`thing ${id}`).setFormat(PhotoFormat.PNG);
-      },
-    },
-  });
   let server: Server;
   let base: string;
   beforeAll(async () => {
