@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { createDefaultCodecRegistry } from '../data/codecs/default-codecs';
 import { decodeRelated } from '../streams/related/decoder';
 import { encodeRelated } from '../streams/related/encoder';
 import type { HttpRequest } from './build-request';
@@ -20,6 +21,7 @@ import { relatedHeaders } from './web-platform';
 export const NODE_PLATFORM: ClientPlatform = Object.freeze({
   name: 'node',
   fetch: nodeHttpFetch,
+  codecs: () => createDefaultCodecRegistry(),
   relatedBody: (request: HttpRequest): Promise<RelatedRequestBody> => {
     const { headers, payloadType } = relatedHeaders(request);
     const message = encodeRelated(
