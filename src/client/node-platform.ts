@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { createDefaultCodecRegistry } from '../data/codecs/default-codecs';
+import { installFullValidation } from '../schema/validation/full-validation';
 import { decodeRelated } from '../streams/related/decoder';
 import { encodeRelated } from '../streams/related/encoder';
 import type { HttpRequest } from './build-request';
@@ -67,3 +68,6 @@ export const NODE_PLATFORM: ClientPlatform = Object.freeze({
 });
 
 installClientPlatform(NODE_PLATFORM);
+// the Node client coerces what it receives with the validator, as it always did; a browser page opts in
+// (schema/validation/type-coercion.ts)
+installFullValidation();
