@@ -25,13 +25,13 @@ import { ValidationMessage } from './validation-message';
  * How value types, keys and parameters (`resources/value-types.ts`, `resources/key-types.ts`,
  * `resources/params.ts`, `protocol/keys.ts`) coerce values: through {@link coerceToSchema}, which runs the
  * installed validator. Why a slot and not `validate` itself: `validate` brings the validator compiler and
- * its code generation (~5 KB gzipped), and a browser page that only calls a service does not need it. The
- * server (`resources/registration.ts`) and the Node client (`client/node-platform.ts`) install `validate`
- * ({@link installValidation}), so on Node every coercion is `validate`'s, as before. In a page of
- * `svc-framework/client` nothing is installed unless the page calls `installFullValidation()`
- * (`full-validation.ts`); then {@link coerceWithoutValidator} runs: the same coercions for primitives,
- * bytes, fixed and enums (the same results and messages), and records, arrays, maps and unions passed on
- * unvalidated (what a client receives from its service: action returns, keys of batch responses).
+ * its code generation (~6 KB of a gzipped page), and a browser page that only calls a service does not
+ * need it. The server (`resources/registration.ts`) and the Node client (`client/node-platform.ts`)
+ * install `validate` ({@link installValidation}), so on Node every coercion is `validate`'s, as before. In
+ * a page of `svc-framework/client` nothing is installed unless the page calls `installFullValidation()`
+ * (`full-validation.ts`); without it, {@link coerceWithoutValidator} runs: the same coercions for
+ * primitives, bytes, fixed and enums (the same results and messages), and records, arrays, maps and unions
+ * passed on unvalidated (what a client receives from its service: action returns, keys of batch responses).
  */
 export type SchemaCoercion = (
   data: DataValue,
@@ -81,9 +81,9 @@ function failed(value: DataValue, text: string): ValidationResult {
 }
 
 /**
- * The validator's root coercion of a primitive (null too), bytes, fixed or enum value, interpreted (the same checks,
- * results and messages as `compile-validator.ts`'s nodes for a root value); any other schema's value is
- * passed on as it is, valid. Used where no validator is installed (see above).
+ * The validator's root coercion of a primitive (null too), bytes, fixed or enum value, interpreted (the
+ * same checks, results and messages as `compile-validator.ts`'s nodes for a root value); any other schema's
+ * value is passed on as it is, valid. Used where no validator is installed (see above).
  */
 export function coerceWithoutValidator(
   data: DataValue,
