@@ -12,6 +12,8 @@ export * from '../templates';
 export * from '../resources/portable';
 export * from '../streams/portable';
 export { SvcError, isSvcError, type ErrorCode } from '../errors';
+// opt-in: the client validates what it receives with the full validator (~5 KB of a page; README.md, "Size")
+export { installFullValidation } from '../schema/validation/full-validation';
 // the schema classes generated classes name in their types (`schema(): RecordDataSchema`), as types only, so
 // that generated code type-checks against this entry in a browser project (test/package/package.test.ts)
 export type { DataSchema } from '../schema/data-schema';

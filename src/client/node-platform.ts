@@ -1,4 +1,6 @@
 import { Readable } from 'node:stream';
+import { createDefaultCodecRegistry } from '../data/codecs/default-codecs';
+import { installFullValidation } from '../schema/validation/full-validation';
 import { decodeRelated } from '../streams/related/decoder';
 import { encodeRelated } from '../streams/related/encoder';
 import type { HttpRequest } from './build-request';
@@ -20,6 +22,7 @@ import { relatedHeaders } from './web-platform';
 export const NODE_PLATFORM: ClientPlatform = Object.freeze({
   name: 'node',
   fetch: nodeHttpFetch,
+  codecs: () => createDefaultCodecRegistry(),
   relatedBody: (request: HttpRequest): Promise<RelatedRequestBody> => {
     const { headers, payloadType } = relatedHeaders(request);
     const message = encodeRelated(
@@ -65,3 +68,6 @@ export const NODE_PLATFORM: ClientPlatform = Object.freeze({
 });
 
 installClientPlatform(NODE_PLATFORM);
+// the Node client coerces what it receives with the validator, as it always did; a browser page opts in
+// (schema/validation/type-coercion.ts)
+installFullValidation();

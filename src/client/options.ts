@@ -1,11 +1,5 @@
 import { type ClientAuth, isClientAuth } from './auth';
-import {
-  type CodecRegistry,
-  type DataCodec,
-  JSON_CONTENT_TYPE,
-  createDefaultCodecRegistry,
-  parseMediaType,
-} from '../data';
+import { CodecRegistry, type DataCodec, JSON_CONTENT_TYPE, JsonCodec, parseMediaType } from '../data';
 import {
   DEFAULT_HEADER_PREFIX,
   LATEST_PROTOCOL_VERSION,
@@ -22,6 +16,12 @@ import { ClientOptionsError, UnsupportedProtocolVersionError } from './errors';
 import type { RawResponse } from './transport';
 import { DEFAULT_QUERY_TUNNEL_THRESHOLD, isQueryTunnelThreshold } from './tunnel-encode';
 import { clientPlatform } from './platform';
+
+/** The platform's default codecs; JSON alone when the platform names none (the web platform). */
+function defaultCodecs(): CodecRegistry {
+  const platform = clientPlatform();
+  return platform.codecs === undefined ? new CodecRegistry().register(new JsonCodec()) : platform.codecs();
+}
 
 /**
  * The client's options: one object, validated once by {@link resolveClientOptions}, every default in
@@ -142,7 +142,11 @@ export interface ClientOptions {
    * `Accept` header, so the server answers JSON.
    */
   readonly accept?: readonly string[];
-  /** Codecs for bodies, by media type; default JSON and PSON (`createDefaultCodecRegistry()`). */
+  /**
+   * Codecs for bodies, by media type. Default: JSON and PSON (`createDefaultCodecRegistry()`) through the
+   * package root; JSON only through `svc-framework/client`, where a page that speaks PSON passes
+   * `createDefaultCodecRegistry()` (the PSON codec is ~5 KB of a page; see README.md, "Size").
+   */
   readonly codecs?: CodecRegistry;
   /**
    * Milliseconds for a whole exchange (connect, send, wait, read the body); `Infinity` for none. Default
@@ -289,7 +293,7 @@ export function resolveClientOptions(options: ClientOptions | ResolvedClientOpti
     throw new ClientOptionsError('announcedProtocolVersion', 'expected a version string or a function');
   }
 
-  const codecs = options.codecs ?? createDefaultCodecRegistry();
+  const codecs = options.codecs ?? defaultCodecs();
   if (typeof (codecs as { find?: unknown }).find !== 'function') {
     throw new ClientOptionsError('codecs', 'expected a CodecRegistry');
   }

@@ -1,3 +1,4 @@
+import type { CodecRegistry } from '../data/codecs/codec-registry';
 import type { AttachmentReader } from '../streams/attachment-reader';
 import type { HttpRequest } from './build-request';
 import type { FetchInit, FetchLike, FetchResponseLike } from './options';
@@ -33,6 +34,12 @@ export interface ClientPlatform {
   readonly name: string;
   /** The transport when `ClientOptions.fetch` is not given. */
   readonly fetch: FetchLike;
+  /**
+   * The codecs when `ClientOptions.codecs` is not given: JSON and PSON on Node. Absent (the web platform):
+   * JSON only, so that a browser page that does not speak PSON does not carry its codec; such a page passes
+   * `codecs: createDefaultCodecRegistry()` to speak it.
+   */
+  codecs?(): CodecRegistry;
   /** The envelope of a request with attachments (its body first, then the attachments). */
   relatedBody(request: HttpRequest): Promise<RelatedRequestBody>;
   /**

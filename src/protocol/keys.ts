@@ -4,7 +4,9 @@ import { KIND, KIND_BYTES, STORE, type Store } from '../data/internal';
 // browser client (svc-framework/client) must not reach
 import { DataSchema } from '../schema/data-schema';
 import { DataSchemaType } from '../schema/data-schema-type';
-import { CoercionMode, RequiredMode, validate } from '../schema/validation';
+import { CoercionMode, RequiredMode } from '../schema/validation';
+// not `validate`: the installed validator, so that a browser page can leave the validator out
+import { coerceToSchema } from '../schema/validation/type-coercion';
 import { InvalidKeyError, UriElementParseError } from './errors';
 import { percentDecode } from './uri-component-encoding';
 import {
@@ -400,7 +402,7 @@ export function coerceSimpleKey(text: string, type: KeyPartType | undefined): Si
   let value: SimpleKey | undefined = text;
   if (primitive !== undefined) value = parsePrimitive(text, primitive);
   if (value !== undefined && type instanceof DataSchema) {
-    const result = validate(value, type, { coercionMode: CoercionMode.NORMAL });
+    const result = coerceToSchema(value, type, { coercionMode: CoercionMode.NORMAL });
     if (!result.isValid()) {
       throw new InvalidKeyError(
         `Key value '${text}' must be of type '${typeName(type)}'`,
@@ -449,7 +451,7 @@ function compoundFromData(
 
 function validateRecord(data: DataMap, schema: DataSchema | undefined): DataMap {
   if (schema === undefined) return data;
-  const result = validate(data, schema, {
+  const result = coerceToSchema(data, schema, {
     coercionMode: CoercionMode.STRING_TO_PRIMITIVE,
     requiredMode: RequiredMode.CAN_BE_ABSENT_IF_HAS_DEFAULT,
   });

@@ -12,7 +12,9 @@ import {
 } from '../protocol';
 import type { DataSchema } from '../schema/data-schema';
 // the validation modules, not the schema barrel (file resolver, Avro): see protocol/keys.ts
-import { CoercionMode, RequiredMode, validate } from '../schema/validation';
+import { CoercionMode, RequiredMode } from '../schema/validation';
+// not `validate`: the installed validator, so that a browser page can leave the validator out
+import { coerceToSchema } from '../schema/validation/type-coercion';
 import type { RecordTemplate } from '../templates';
 import {
   INT,
@@ -136,7 +138,7 @@ export function compoundKey<P extends AssocKeyParts>(parts: P): KeyType<AssocKey
 }
 
 function coerceRecord(data: DataMap, schema: DataSchema): DataMap {
-  const r = validate(data, schema, {
+  const r = coerceToSchema(data, schema, {
     coercionMode: CoercionMode.STRING_TO_PRIMITIVE,
     requiredMode: RequiredMode.IGNORE,
   });

@@ -2,7 +2,9 @@ import { DataList, DataMap, type DataValue } from '../data';
 import { QueryParam } from '../protocol';
 import type { RecordDataSchema } from '../schema/record-schema';
 // the validation modules, not the schema barrel (file resolver, Avro): see protocol/keys.ts
-import { CoercionMode, RequiredMode, validate } from '../schema/validation';
+import { CoercionMode, RequiredMode } from '../schema/validation';
+// not `validate`: the installed validator, so that a browser page can leave the validator out
+import { coerceToSchema } from '../schema/validation/type-coercion';
 import { type DefinitionLocation, ParameterBindingError, ResourceDefinitionError } from './errors';
 import type { AttachmentReader } from '../streams/attachment-reader';
 import { ITEMS_PER_STEP, type Steps, runNow } from './slices';
@@ -374,7 +376,7 @@ export function compileParams(specs: unknown, ctx: ParamContext): CompiledParams
       let data: DataValue;
       try {
         data = type.toData(c.dflt);
-        const r = validate(data, type.schema(), { coercionMode: CoercionMode.NORMAL });
+        const r = coerceToSchema(data, type.schema(), { coercionMode: CoercionMode.NORMAL });
         if (!r.isValid())
           fail(`the default value is not a valid ${type.typeName}: ${r.getMessage().trimEnd()}`);
       } catch (err) {
@@ -543,7 +545,7 @@ function* bindCriteria(
         `Batch parameter '${p.name}' criterion ${i} '${valueText(item)}' is invalid. Reason: expected a record \`(field:value,...)\``,
       );
     }
-    const r = validate(item, c.schema, {
+    const r = coerceToSchema(item, c.schema, {
       coercionMode: CoercionMode.STRING_TO_PRIMITIVE,
       requiredMode: RequiredMode.CAN_BE_ABSENT_IF_HAS_DEFAULT,
     });

@@ -18,6 +18,11 @@ import { type FieldRules, compileFieldRules } from './field-annotations';
 import { type CompiledCriteria, type CompiledParams, compileParams } from './params';
 import type { RequestFilter } from './request';
 import { type RecordClass, type ValueType, isValueType, keyPartTypeOf } from './value-types';
+import { installFullValidation } from '../schema/validation/full-validation';
+
+// a server coerces keys and parameters with the validator (schema/validation/type-coercion.ts says why it
+// is installed rather than imported where used)
+installFullValidation();
 
 /**
  * Registration: a resource definition checked once and compiled into the model the request path uses

@@ -6,7 +6,9 @@ import type { DataSchema } from '../schema/data-schema';
 import type { EnumDataSchema } from '../schema/enum-schema';
 import { MapDataSchema } from '../schema/map-schema';
 import { primitiveSchema } from '../schema/primitive-schemas';
-import { CoercionMode, RequiredMode, validate } from '../schema/validation';
+import { CoercionMode, RequiredMode } from '../schema/validation';
+// not `validate`: the installed validator, so that a browser page can leave the validator out
+import { coerceToSchema } from '../schema/validation/type-coercion';
 import { type EnumObject, type RecordTemplate, enumSchema, enumSymbols } from '../templates';
 
 /**
@@ -98,7 +100,7 @@ function primitive<T extends DataValue>(
     fromBody(data: DataValue): T {
       if (!isBodyValue(data)) throw new CoercionFailure('type');
       // NORMAL coercion, as generated getters read numbers: any number converts to the numeric type
-      const r = validate(data, schema, { coercionMode: CoercionMode.NORMAL });
+      const r = coerceToSchema(data, schema, { coercionMode: CoercionMode.NORMAL });
       if (!r.isValid()) throw new CoercionFailure('type', r.getMessage().trimEnd());
       return r.getFixed() as T;
     },
@@ -169,7 +171,7 @@ export function recordOf<R extends RecordTemplate>(cls: RecordClass<R>): ValueTy
   const coerce = (data: DataValue, mode: CoercionMode): R => {
     if (!(data instanceof DataMap))
       throw new CoercionFailure('invalid', 'expected a record `(field:value,...)`');
-    const r = validate(data, schema(), { coercionMode: mode, requiredMode: RequiredMode.IGNORE });
+    const r = coerceToSchema(data, schema(), { coercionMode: mode, requiredMode: RequiredMode.IGNORE });
     if (!r.isValid()) throw new CoercionFailure('invalid', r.getMessage().trimEnd());
     return new cls(r.getFixed() as DataMap);
   };
@@ -281,7 +283,7 @@ export function dataOf(source: SchemaSource): ValueType<DataValue> {
     typeof source === 'function' ? (source.prototype as { schema(): DataSchema }).schema() : source,
   );
   const coerce = (data: DataValue, mode: CoercionMode): DataValue => {
-    const r = validate(data, schema(), { coercionMode: mode, requiredMode: RequiredMode.IGNORE });
+    const r = coerceToSchema(data, schema(), { coercionMode: mode, requiredMode: RequiredMode.IGNORE });
     if (!r.isValid()) throw new CoercionFailure('invalid', r.getMessage().trimEnd());
     return r.getFixed();
   };

@@ -7,6 +7,7 @@ import {
   type ClientFilter,
   GetMode,
   attachmentStreams,
+  createDefaultCodecRegistry,
   createResourceClient,
   writerFromBlob,
 } from 'svc-framework';
@@ -39,7 +40,14 @@ function client(baseUrl: string, pson = false) {
     {
       baseUrl,
       filters: [record],
-      ...(pson ? { contentType: 'application/x-pson', accept: ['application/x-pson'] } : {}),
+      // PSON is opt-in in the browser entry: its default codecs are JSON only
+      ...(pson
+        ? {
+            contentType: 'application/x-pson',
+            accept: ['application/x-pson'],
+            codecs: createDefaultCodecRegistry(),
+          }
+        : {}),
     },
     exampleInterfaces,
   );
