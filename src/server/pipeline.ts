@@ -2,6 +2,7 @@ import { type Observable, firstValueFrom, isObservable } from 'rxjs';
 import { type CodecRegistry, type DataCodec, DataList, DataMap, JSON_CONTENT_TYPE, JsonCodec } from '../data';
 import { isSvcError } from '../errors';
 import { ProtocolHeaders } from '../protocol';
+import { encodeBatchFinderInParts, encodedBatchFinderResponse } from './batch-finder-text';
 import {
   type ErrorResponseOptions,
   type ProtocolVersion,
@@ -637,6 +638,9 @@ export class ResourcePipeline {
       const out = this.callHandler(inv);
       const answer = isAsyncAnswer(out) ? await this.awaitHandler(state, inv, out) : out;
       await nextSlice(ctx, label);
+      // a batch finder's entries are encoded as they are built, so that only text lives across turns
+      const text = await this.batchFinderText(state, bound, answer, () => nextSlice(ctx, label));
+      if (text !== undefined) return this.encode(state, encodedBatchFinderResponse(), text);
       // a batch finder's entries are built a part at a time (building 1 000 in one piece was the largest slice)
       const response =
         inv.method === 'batch_finder'
@@ -649,6 +653,24 @@ export class ResourcePipeline {
     } finally {
       detach();
     }
+  }
+
+  /**
+   * A large batch finder's JSON body encoded as its entries are built (batch-finder-text.ts), when nothing
+   * needs the response as data: JSON, no response filters, no response attachments. Else undefined.
+   */
+  private batchFinderText(
+    state: RequestState,
+    call: BoundCall,
+    answer: unknown,
+    nextTurn: () => Promise<void>,
+  ): Promise<string> | undefined {
+    const codec = state.codec;
+    if (call.invocation.method !== 'batch_finder' || !(codec instanceof JsonCodec)) return undefined;
+    if (this.responseFiltersOf(state).length > 0) return undefined;
+    const attachments = (call.invocation.ctx as Context).responseAttachments;
+    if (attachments !== undefined && attachments.sources.length > 0) return undefined;
+    return encodeBatchFinderInParts(call, answer, this.families[state.family]!, codec, nextTurn);
   }
 
   /**

@@ -451,7 +451,7 @@ export async function buildBatchFinderInParts(
 }
 
 /** A batch finder's outcome per request criterion, in request order. */
-function batchFinderOutcomes(call: BoundCall, result: unknown): readonly CriterionOutcome[] {
+export function batchFinderOutcomes(call: BoundCall, result: unknown): readonly CriterionOutcome[] {
   if (result === null || result === undefined) throw new NullResultError(methodLabel(call));
   const batch = call.route.target.batch!;
   const criteria = call.invocation.args[0] as readonly RecordTemplate[];
@@ -493,7 +493,7 @@ function batchFinderOutcomes(call: BoundCall, result: unknown): readonly Criteri
 }
 
 /** Builds one criterion's entry of a batch finder's response from its outcome. */
-function batchFinderEntry(
+export function batchFinderEntry(
   call: BoundCall,
   options: BuildOptions,
 ): (o: CriterionOutcome, i: number) => BatchFinderCriteriaResult {
