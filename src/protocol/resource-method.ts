@@ -160,14 +160,12 @@ export function routeResourceMethod(input: RoutingInput): ResourceMethod {
   const m = input.httpMethod;
   // Node gives the usual methods in upper case already: skip the case conversion for them
   const http = m === 'GET' || m === 'POST' || m === 'PUT' || m === 'DELETE' ? m : m.toUpperCase();
-  // no query (a get, an update, a delete by key): every flag is false, without five lookups
-  if (input.query.size === 0 && (input.methodHeader === undefined || input.methodHeader === '')) {
-    const plain = TABLE.get(http)?.get('')?.[flagBits(false, false, false, false, input.entity)];
-    if (plain !== undefined) return plain;
-  }
-  let action = input.query.has(QueryParam.ACTION);
-  let finder = input.query.has(QueryParam.FINDER);
-  let batchFinder = input.query.has(QueryParam.BATCH_FINDER);
+  // no query (a get, an update, a delete by key): every flag is false, without the look-ups
+  const query = input.query.size === 0 ? undefined : input.query;
+  const has = (name: string): boolean => query !== undefined && query.has(name);
+  let action = has(QueryParam.ACTION);
+  let finder = has(QueryParam.FINDER);
+  let batchFinder = has(QueryParam.BATCH_FINDER);
   if (http === 'GET' && finder && batchFinder) {
     // the reference lets `q` win (then `bq` is a parameter of the finder: Rest.li since 2021), and refused
     // the request before that; Svc reserves `bq`, so no finder can take it: the request is ambiguous
@@ -189,11 +187,9 @@ export function routeResourceMethod(input: RoutingInput): ResourceMethod {
   const header =
     input.methodHeader === undefined || input.methodHeader === '' ? '' : input.methodHeader.toUpperCase();
   const found =
-    TABLE.get(http)?.get(header)?.[
-      flagBits(action, finder, batchFinder, input.query.has(QueryParam.IDS), input.entity)
-    ];
+    TABLE.get(http)?.get(header)?.[flagBits(action, finder, batchFinder, has(QueryParam.IDS), input.entity)];
   if (found !== undefined) return found;
-  if (input.query.has(QueryParam.ACTION) && http !== 'POST') {
+  if (has(QueryParam.ACTION) && http !== 'POST') {
     throw new MethodRoutingError(
       'SVC_ERR_PROTOCOL_ACTION_NOT_POST',
       `All action methods (specified via '${QueryParam.ACTION}' in URI) must be submitted as a POST (was ${input.httpMethod})`,

@@ -4,6 +4,7 @@ import { SLICE_BUDGET_MS } from '../resources/slices';
 import type { ResourceResponse } from '../resources/request';
 import type { BoundCall } from './bind';
 import { type BuildOptions, batchFinderEntry, batchFinderOutcomes } from './response-builder';
+import { withElementsText } from './elements-text';
 
 /**
  * A large batch finder's JSON body (issue 22) built and encoded a group of criteria at a time: each group's
@@ -23,12 +24,10 @@ import { type BuildOptions, batchFinderEntry, batchFinderOutcomes } from './resp
 /** Criteria whose entries are built and encoded together between two looks at the clock. */
 const CRITERIA_PER_GROUP = 16;
 
-/** Stands for the elements in the encoded rest of the body (a text no data holds by chance). */
-const MARKER = `svc-bf-elements-${Math.random().toString(36).slice(2)}-${Date.now()}`;
-
 /**
  * The JSON text of a batch finder's response body, built and encoded {@link SLICE_BUDGET_MS} at a time,
- * awaiting `between()` (the server's next turn) between slices. Throws what building an entry throws.
+ * awaiting `between()` (the server's next turn) between slices (undefined as `withElementsText` says).
+ * Throws what building an entry throws.
  */
 export async function encodeBatchFinderInParts(
   call: BoundCall,
@@ -36,7 +35,7 @@ export async function encodeBatchFinderInParts(
   options: BuildOptions,
   codec: JsonCodec,
   between: () => Promise<void>,
-): Promise<string> {
+): Promise<string | undefined> {
   const outcomes = batchFinderOutcomes(call, result);
   const entry = batchFinderEntry(call, options);
   const parts: string[] = [];
@@ -55,10 +54,7 @@ export async function encodeBatchFinderInParts(
   // joining ~180 KB and the adapter's copy of it into a Buffer (paced-body.ts) get a turn of their own: a
   // CPU profile timed against event-loop gaps found them in the turn of the last group
   await between();
-  const shell = codec.mapToString(new DataMap([['elements', MARKER]]));
-  const marker = JSON.stringify(MARKER);
-  const at = shell.indexOf(marker);
-  return `${shell.slice(0, at)}[${parts.join(',')}]${shell.slice(at + marker.length)}`;
+  return withElementsText(codec, encodedBatchFinderResponse().body!, parts.join(','));
 }
 
 /**

@@ -31,6 +31,12 @@ export function sharedHeaders(headers: { [name: string]: string }): { readonly [
   return frozen;
 }
 
+/** Whether an object has no enumerable key (a response's extra headers: most have none). */
+export function hasNoKeys(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
 /**
  * Sets a response's headers through `set` (fastify's `reply.header`, Node's `res.setHeader`); says whether a
  * value holds characters beyond ASCII, which decides how the body is written (see the adapters' `send`).

@@ -6,6 +6,7 @@ import {
   EMPTY_ATTRIBUTES,
   NON_ASCII,
   ASCII_HEADERS,
+  hasNoKeys,
   setHeaders,
   answerExpectations,
   answerHalfClosedRequests,
@@ -342,11 +343,6 @@ function writeAtOnce(
   return true;
 }
 
-function hasNone(o: object): boolean {
-  for (const _ in o) return false;
-  return true;
-}
-
 /** Writes an encoded response: headers and body in one write when the body is text (one syscall). */
 function write(res: ServerResponse, out: EncodedResponse, extra?: { readonly [name: string]: string }): void {
   if (res.destroyed) {
@@ -354,7 +350,7 @@ function write(res: ServerResponse, out: EncodedResponse, extra?: { readonly [na
     return;
   }
   const body = out.body;
-  const added = extra === undefined || hasNone(extra) ? undefined : extra;
+  const added = extra === undefined || hasNoKeys(extra) ? undefined : extra;
   const paced = out.stream !== undefined || body === undefined ? undefined : pacedBytes(body);
   if (
     paced === undefined &&

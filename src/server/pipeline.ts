@@ -3,6 +3,7 @@ import { type CodecRegistry, type DataCodec, DataList, DataMap, JSON_CONTENT_TYP
 import { isSvcError } from '../errors';
 import { ProtocolHeaders } from '../protocol';
 import { encodeBatchFinderInParts, encodedBatchFinderResponse } from './batch-finder-text';
+import { withElementsText } from './elements-text';
 import {
   type ErrorResponseOptions,
   type ProtocolVersion,
@@ -64,7 +65,7 @@ import {
 import { type RequestObserver, type RequestProbe, observeResponse } from '../resources/observer';
 import { type ResolvedCompression, compressResponse, inflateRequest, requestEncoding } from './compression';
 import { MUX_PATH, type MuxHost, type ResolvedMux, serveMux } from './mux';
-import { sharedHeaders } from './http-adapter';
+import { hasNoKeys, sharedHeaders } from './http-adapter';
 
 /**
  * The request path (docs/architecture.md, "The request path") as one pipeline of small functions:
@@ -121,12 +122,10 @@ export function settle<T>(v: MaybeAsync<T>): T | Promise<T | undefined> {
   return v;
 }
 
-/** Applies `f` now to a value, or later to a promise's value. */
 /** Elements encoded together between two looks at the clock when a long list is encoded in parts. */
 const ENCODE_GROUP = 16;
-/** Stands for the elements in the encoded rest of such a body (a text no data holds by chance). */
-const ELEMENTS_MARKER = `svc-elements-${Math.random().toString(36).slice(2)}-${Date.now()}`;
 
+/** Applies `f` now to a value, or later to a promise's value. */
 function then<A, B>(v: A | Promise<A>, f: (a: A) => B | Promise<B>): B | Promise<B> {
   return v instanceof Promise ? v.then(f) : f(v);
 }
@@ -378,9 +377,7 @@ export class ResourcePipeline {
 
   private skipsRequest(filter: RequestFilter, request: ResourceRequest, lowerCase: boolean): boolean {
     const name = filter.requestOnlyWith;
-    if (name === undefined) return false;
-    const headers = request.headers;
-    return headers[name] === undefined && (lowerCase || getHeader(headers, name) === undefined);
+    return name !== undefined && !hasHeader(request.headers, name, lowerCase);
   }
 
   /**
@@ -664,7 +661,7 @@ export class ResourcePipeline {
     call: BoundCall,
     answer: unknown,
     nextTurn: () => Promise<void>,
-  ): Promise<string> | undefined {
+  ): Promise<string | undefined> | undefined {
     const codec = state.codec;
     if (call.invocation.method !== 'batch_finder' || !(codec instanceof JsonCodec)) return undefined;
     if (this.responseFiltersOf(state).length > 0) return undefined;
@@ -713,15 +710,8 @@ export class ResourcePipeline {
         deadline = performance.now() + SLICE_BUDGET_MS;
       }
     }
-    // the rest of the body (paging, metadata...) with a marker where the elements go, then the list put in
-    // its place: a JSON object is its entries' texts in order, so the bytes are those of one encode
-    const shell = new DataMap();
-    for (const [k, v] of body) shell.put(k, k === 'elements' ? ELEMENTS_MARKER : v);
-    const text = codec.mapToString(shell);
-    const marker = JSON.stringify(ELEMENTS_MARKER);
-    const at = text.indexOf(marker);
-    if (at === -1 || text.indexOf(marker, at + 1) !== -1) return undefined;
-    return `${text.slice(0, at)}[${parts.join(',')}]${text.slice(at + marker.length)}`;
+    // the rest of the body (paging, metadata...) around the list
+    return withElementsText(codec, body, parts.join(','));
   }
 
   /** Calls the handler of an invocation (a per-criterion batch finder through its runner). */
@@ -1104,11 +1094,6 @@ function abortOnClose(
 /** Whether `headers` has `name` (lower case): a direct look-up when the names are known lower case. */
 function hasHeader(headers: RequestHeaders, name: string, lowerCase: boolean): boolean {
   return headers[name] !== undefined || (!lowerCase && getHeader(headers, name) !== undefined);
-}
-
-function hasNoKeys(o: object): boolean {
-  for (const _ in o) return false;
-  return true;
 }
 
 function buildErrorResponseSafe(
