@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 
 /**
- * A buffered, asynchronous writer of log lines: lines are encoded into a block as they come and written in blocks of
- * `blockBytes` (default 64 KiB), or `flushMs` (default 200) after the first line of a block, one write at a
- * time, off the request path; whatever is left is written synchronously when the process exits. It
+ * A buffered, asynchronous writer of log lines: lines are encoded into a block as they come, and the block
+ * is written when it holds `blockBytes` (default 64 KiB), or `flushMs` (default 200) after its first line,
+ * one write at a time, off the request path; whatever is left is written synchronously when the process exits. It
  * replaces pino's asynchronous destination (sonic-boom) for the access log: sonic-boom measures the
  * whole pending block (`Buffer.byteLength`) on every line, ~4 µs a line at 16 KiB pending here, which was
  * most of the access log's cost; this writer counts each line once.

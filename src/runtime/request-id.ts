@@ -41,7 +41,6 @@ export function requestIdOf(
   return typeof v === 'string' ? v : undefined;
 }
 
-/** Takes the id of `headers`, or puts a new one there; returns it. */
 /** The random part of {@link processUniqueId}'s ids: the first 24 characters of a v4 UUID, drawn once. */
 const ID_PREFIX = randomUUID().slice(0, 24);
 let idCounter = 0;
@@ -59,6 +58,7 @@ export function processUniqueId(): string {
   return ID_PREFIX + '000000000000'.slice(n.length) + n;
 }
 
+/** Takes the id of `headers`, or puts a new one there; returns it. */
 function ensureId(headers: MutableHeaders, header: string, generate: () => string): string {
   const v = headers[header];
   if (typeof v === 'string' && USABLE_ID.test(v)) return v;
