@@ -24,8 +24,12 @@ export interface RequestProbe {
    * `methodName`, `ctx.protocolVersion`); `batchSize` counts ids, entities or criteria (0 for others).
    */
   routed(invocation: Invocation, batchSize: number): void;
-  /** Runs the rest of the request path inside the probe's context (a trace span, say); returns fn's value. */
-  run<T>(fn: () => T): T;
+  /**
+   * Runs the rest of the request path inside the probe's context (a trace span, say); returns fn's value.
+   * Leave it out when the probe has no context to set: the pipeline then calls the rest directly, without
+   * the closure a call through `run` takes per request.
+   */
+  run?<T>(fn: () => T): T;
   /**
    * The response is ready to be written (`response.stream` is still to be sent); `error` is what an error
    * response stands for (undefined for a success).
@@ -50,20 +54,26 @@ export function composeRequestObservers(
       if (probes === undefined) return undefined;
       if (probes.length === 1) return probes[0];
       const all = probes;
+      // only the probes that set a context run the rest (none: no `run`, so no closure per request)
+      const runners = all.filter((p) => p.run !== undefined);
       return {
         routed(invocation, batchSize) {
           for (const p of all) p.routed(invocation, batchSize);
         },
-        run<T>(fn: () => T): T {
-          // the first probe's context outermost, as the observers were listed
-          let f = fn;
-          for (let i = all.length - 1; i >= 0; i--) {
-            const inner = f;
-            const p = all[i]!;
-            f = () => p.run(inner);
-          }
-          return f();
-        },
+        ...(runners.length === 0
+          ? {}
+          : {
+              run<T>(fn: () => T): T {
+                // the first probe's context outermost, as the observers were listed
+                let f = fn;
+                for (let i = runners.length - 1; i >= 0; i--) {
+                  const inner = f;
+                  const p = runners[i]!;
+                  f = () => p.run!(inner);
+                }
+                return f();
+              },
+            }),
         finished(response, error) {
           for (const p of all) p.finished(response, error);
         },
@@ -72,19 +82,28 @@ export function composeRequestObservers(
   };
 }
 
-/** Tells the probe the response once it is ready; an observer failing cannot change the response. */
+/**
+ * Tells the probe the response once it is ready; an observer failing cannot change the response. `outcome`
+ * holds the error an error response stands for (read once the response is ready).
+ */
 export function observeResponse(
   probe: RequestProbe,
   out: EncodedResponse | Promise<EncodedResponse>,
-  error: () => unknown,
+  outcome: { readonly error: unknown },
 ): EncodedResponse | Promise<EncodedResponse> {
-  const done = (r: EncodedResponse): EncodedResponse => {
-    try {
-      probe.finished(r, error());
-    } catch {
-      // an observer's bug must not turn a response into a failure
-    }
-    return r;
-  };
-  return out instanceof Promise ? out.then(done) : done(out);
+  // a synchronous answer makes no closure
+  return out instanceof Promise ? out.then((r) => finish(probe, r, outcome)) : finish(probe, out, outcome);
+}
+
+function finish(
+  probe: RequestProbe,
+  response: EncodedResponse,
+  outcome: { readonly error: unknown },
+): EncodedResponse {
+  try {
+    probe.finished(response, outcome.error);
+  } catch {
+    // an observer's bug must not turn a response into a failure
+  }
+  return response;
 }

@@ -113,9 +113,6 @@ export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
     routed(invocation: Invocation): void {
       this.invocation = invocation;
     }
-    run<T>(fn: () => T): T {
-      return fn();
-    }
     finished(response: EncodedResponse, error: unknown): void {
       const ms = Math.round((performance.now() - this.started) * 100) / 100;
       const request = this.request;

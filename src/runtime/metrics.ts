@@ -209,9 +209,6 @@ export function createMetrics(options: MetricsOptions = {}): SvcMetrics {
       this.stats = s;
       if (batchSize > 0) (s.batch ??= new Buckets(batchBounds)).observe(batchSize);
     }
-    run<T>(fn: () => T): T {
-      return fn();
-    }
     finished(response: EncodedResponse): void {
       inFlight--;
       const s = this.stats;

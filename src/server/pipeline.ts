@@ -325,11 +325,12 @@ export class ResourcePipeline {
     if (probe === undefined)
       return this.handleState(new RequestState(request, log, lowerCaseHeaders), request);
     const state = new RequestState(request, log, lowerCaseHeaders, probe);
-    return observeResponse(
-      probe,
-      probe.run(() => this.handleState(state, request)),
-      () => state.error,
-    );
+    // a probe without a context of its own (an access log, metrics) needs no closure around the rest
+    const out =
+      probe.run === undefined
+        ? this.handleState(state, request)
+        : probe.run(() => this.handleState(state, request));
+    return observeResponse(probe, out, state);
   }
 
   private handleState(
@@ -432,7 +433,7 @@ export class ResourcePipeline {
     const state = new RequestState(request, log, false, probe);
     return probe === undefined
       ? this.fail(state, err)
-      : observeResponse(probe, this.fail(state, err), () => state.error);
+      : observeResponse(probe, this.fail(state, err), state);
   }
 
   /** A streamed body (`multipart/related`) is decoded first: its payload, then whether attachments follow. */

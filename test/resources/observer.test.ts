@@ -1,5 +1,5 @@
 /**
- * The request observer seam (observer.ts) over real HTTP: each request's probe sees `run` around the rest
+ * The request observer seam (observer.ts) over real HTTP: each request's probe sees `run` (if it has one) around the rest
  * of the request, `routed` with the method and batch size, `finished` once with the response and the
  * error an error response stands for; errors raised outside the pipeline (a body too large) are observed
  * too; an observer that returns no probe is left out; a probe that throws cannot change a response.
@@ -13,22 +13,23 @@ interface Seen {
   events: string[];
 }
 
-function recorder(seen: Seen[], options: { throwIn?: 'finished' } = {}): RequestObserver {
+function recorder(seen: Seen[], options: { throwIn?: 'finished'; run?: false } = {}): RequestObserver {
   return {
     start(request: ResourceRequest) {
       const s: Seen = { url: request.url, events: ['start'] };
       seen.push(s);
       let depth = 0;
+      const run = <T>(fn: () => T): T => {
+        depth++;
+        s.events.push('run');
+        try {
+          return fn();
+        } finally {
+          depth--;
+        }
+      };
       return {
-        run<T>(fn: () => T): T {
-          depth++;
-          s.events.push('run');
-          try {
-            return fn();
-          } finally {
-            depth--;
-          }
-        },
+        ...(options.run === false ? {} : { run }),
         routed(invocation: Invocation, batchSize: number) {
           s.events.push(
             `routed ${invocation.resource.path} ${invocation.method} ${batchSize} inRun=${depth > 0}`,
@@ -112,6 +113,30 @@ describe('request observers', () => {
         ['start', 'run', 'routed photos get 0 inRun=true', 'finished 200 -'],
         ['start', 'run', 'routed photos get 0 inRun=true', 'finished 200 -'],
       ]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it.each([
+    ['alone', [false], [['start', 'routed photos get 0 inRun=false', 'finished 200 -']]],
+    [
+      'beside a probe that runs the rest',
+      [false, true],
+      [
+        ['start', 'routed photos get 0 inRun=false', 'finished 200 -'],
+        ['start', 'run', 'routed photos get 0 inRun=true', 'finished 200 -'],
+      ],
+    ],
+  ])('observes a request with a probe that has no run, %s', async (_what, runs, expected) => {
+    const seen: Seen[] = [];
+    const s = await startServer({
+      resources: [photoService().resource],
+      observers: runs.map((r) => recorder(seen, r ? {} : { run: false })),
+    });
+    try {
+      expect((await s.request('GET', '/photos/2')).status).toBe(200);
+      expect(seen.map((x) => x.events)).toEqual(expected);
     } finally {
       await s.close();
     }

@@ -46,3 +46,28 @@ it('makes no child logger for a request that logs nothing, and one with the requ
     await app.close();
   }
 });
+
+it('writes each stand-in with its own bindings through methods looked up before its child exists', () => {
+  const { lines, stream } = capture();
+  const logger = pino({ level: 'info' }, stream);
+  const { childLoggerFactory } = fastifyRequestIdOptions();
+  const a = childLoggerFactory(logger, { reqId: 'a-1' }, {});
+  const b = childLoggerFactory(logger, { reqId: 'b-1' }, {});
+  // looked up first (as fastify checks that they exist), called later
+  const infoA = a.info;
+  expect(typeof infoA).toBe('function');
+  expect(b.info).toBe(infoA); // one method for every stand-in: nothing made per request
+  b.warn('second');
+  infoA.call(a, 'first');
+  expect(lines.map((l) => [l.reqId, l.msg])).toEqual([
+    ['b-1', 'second'],
+    ['a-1', 'first'],
+  ]);
+  // once the child exists, its own methods come bound to it; before, a method called without its logger
+  // says so (pino's own methods need theirs too)
+  const detachedLater = b.error;
+  detachedLater('third');
+  expect(lines.at(-1)).toMatchObject({ reqId: 'b-1', msg: 'third' });
+  const detached = childLoggerFactory(logger, { reqId: 'c-1' }, {}).error;
+  expect(() => detached('lost')).toThrow(new TypeError('request.log.error was called without its logger'));
+});
