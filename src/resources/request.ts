@@ -146,7 +146,10 @@ export interface ResourceContext {
    * for associations (partial keys of association finders included), for this resource and its parents.
    */
   readonly pathKeys: ReadonlyMap<string, unknown>;
-  /** The parsed query parameters (values as URI elements: strings, lists and maps of strings). */
+  /**
+   * The parsed query parameters (values as URI elements: strings, lists and maps of strings). Read them only:
+   * a request without a query shares one read-only empty map.
+   */
   readonly query: DataMap;
   /** The `fields` projection mask (mask.ts), undefined when the request has none. */
   readonly projection: DataMap | undefined;

@@ -112,13 +112,20 @@ export class Context implements ResourceContext {
     this.pathKeys = route.pathKeys;
     this.query = req.query;
     const q = req.query;
-    this.projection = q.has(QueryParam.FIELDS) ? parseProjectionParam(q.get(QueryParam.FIELDS)) : undefined;
-    this.metadataProjection = q.has(QueryParam.METADATA_FIELDS)
-      ? parseProjectionParam(q.get(QueryParam.METADATA_FIELDS))
-      : undefined;
-    this.pagingProjection = q.has(QueryParam.PAGING_FIELDS)
-      ? parseProjectionParam(q.get(QueryParam.PAGING_FIELDS))
-      : undefined;
+    if (q.size === 0) {
+      // no query: no projection to look for (three look-ups less per get)
+      this.projection = undefined;
+      this.metadataProjection = undefined;
+      this.pagingProjection = undefined;
+    } else {
+      this.projection = q.has(QueryParam.FIELDS) ? parseProjectionParam(q.get(QueryParam.FIELDS)) : undefined;
+      this.metadataProjection = q.has(QueryParam.METADATA_FIELDS)
+        ? parseProjectionParam(q.get(QueryParam.METADATA_FIELDS))
+        : undefined;
+      this.pagingProjection = q.has(QueryParam.PAGING_FIELDS)
+        ? parseProjectionParam(q.get(QueryParam.PAGING_FIELDS))
+        : undefined;
+    }
     this.paging = paging;
     this.responseType = req.responseType;
     this.attributes = req.attributes;

@@ -211,6 +211,10 @@ class RequestState {
 
 const NO_FILTERS: readonly RequestFilter[] = [];
 
+/** The parsed query of a request without one (`ctx.query`: read-only, as handlers get every query). */
+const EMPTY_QUERY = new DataMap();
+EMPTY_QUERY.makeReadOnly();
+
 /** The methods whose handlers take the request body (the decode stage decodes it for these only). */
 const BODY_METHODS: ReadonlySet<string> = new Set([
   'create',
@@ -511,10 +515,11 @@ export class ResourcePipeline {
       raw !== undefined && raw.length > 2 * this.largestBatch
         ? findLongList(raw, this.largestBatch)
         : undefined;
-    let query = parseQueryParams(long === undefined ? raw : long.query, {
-      requestUri: request.url,
-      protocol1,
-    });
+    // no query (a get, a create...): one shared, read-only empty map rather than a new one per request
+    let query =
+      raw === undefined || raw === ''
+        ? EMPTY_QUERY
+        : parseQueryParams(long === undefined ? raw : long.query, { requestUri: request.url, protocol1 });
     // route
     const methodHeader = this.readHeader(headers, this.methodHeaders, lowerCase);
     const routing = {

@@ -10,6 +10,7 @@ import {
   InvalidParameterError,
 } from '../protocol';
 import type { KeyType } from '../resources/key-types';
+import { OneKey } from './path-keys';
 import { ResourceNotFoundError } from '../resources/errors';
 import type { AlternativeKeyType, MethodModel, ResourceModel } from '../resources/registration';
 
@@ -50,6 +51,11 @@ export interface RoutingRequest {
 
 const EMPTY_KEYS: ReadonlyMap<string, unknown> = new Map();
 
+/** The keys read so far as a Map that takes more (a first key read as a {@link OneKey} is copied). */
+function keysSoFar(keys: Map<string, unknown> | OneKey | undefined): Map<string, unknown> {
+  return keys instanceof Map ? keys : new Map(keys);
+}
+
 function segmentName(segment: string): string | undefined {
   try {
     return percentDecode(segment, true);
@@ -85,7 +91,7 @@ export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingReq
   let resource: ResourceModel = root;
   let entity = resource.kind === 'simple';
   let key: unknown = undefined;
-  let pathKeys: Map<string, unknown> | undefined;
+  let pathKeys: Map<string, unknown> | OneKey | undefined;
   while (to < end) {
     from = to + 1;
     to = path.indexOf('/', from);
@@ -107,13 +113,17 @@ export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingReq
     if (altName !== undefined && to >= end) keyType = alternativeKeyOf(resource, altName);
     const decoded = decodeKeyFromPath(segment, keyType.spec);
     const typed = keyType.fromProtocol(decoded);
-    pathKeys ??= new Map();
     if (resource.kind === 'association') {
+      pathKeys = keysSoFar(pathKeys);
       // an association's typed key is its parts, read from the path or converted from an alternative key
       for (const [part, value] of Object.entries(typed as Record<string, unknown>)) pathKeys.set(part, value);
       // a partial key (an association finder's) keeps the request at the collection level
       if (isCompoundKey(decoded) && !decoded.hasAllParts(resource.assocParts!.keys())) continue;
+    } else if (pathKeys === undefined) {
+      // the first key of the path: one entry, no Map (the common case; path-keys.ts)
+      pathKeys = new OneKey(resource.keyName!, typed);
     } else {
+      pathKeys = keysSoFar(pathKeys);
       pathKeys.set(resource.keyName!, typed);
     }
     key = typed;
