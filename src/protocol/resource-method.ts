@@ -156,16 +156,23 @@ const TABLE: Table = (() => {
  * @throws MethodRoutingError 400: `Ambiguous method selection: ...` for a GET with both `q` and `bq`; `All action methods (specified via 'action' in URI) must be submitted as a
  *   POST (was GET)`, or `Method 'PATCH' is not supported for URI '/r'`
  */
+function hasParam(query: RoutingInput['query'] | undefined, name: string): boolean {
+  return query !== undefined && query.has(name);
+}
+
 export function routeResourceMethod(input: RoutingInput): ResourceMethod {
   const m = input.httpMethod;
   // Node gives the usual methods in upper case already: skip the case conversion for them
   const http = m === 'GET' || m === 'POST' || m === 'PUT' || m === 'DELETE' ? m : m.toUpperCase();
   // no query (a get, an update, a delete by key): every flag is false, without the look-ups
   const query = input.query.size === 0 ? undefined : input.query;
-  const has = (name: string): boolean => query !== undefined && query.has(name);
-  let action = has(QueryParam.ACTION);
-  let finder = has(QueryParam.FINDER);
-  let batchFinder = has(QueryParam.BATCH_FINDER);
+  const header0 = input.methodHeader;
+  // a GET with neither query nor method header: the table's two rows for it, without the look-ups
+  if (http === 'GET' && query === undefined && (header0 === undefined || header0 === ''))
+    return input.entity ? 'get' : 'get_all';
+  let action = hasParam(query, QueryParam.ACTION);
+  let finder = hasParam(query, QueryParam.FINDER);
+  let batchFinder = hasParam(query, QueryParam.BATCH_FINDER);
   if (http === 'GET' && finder && batchFinder) {
     // the reference lets `q` win (then `bq` is a parameter of the finder: Rest.li since 2021), and refused
     // the request before that; Svc reserves `bq`, so no finder can take it: the request is ambiguous
@@ -187,9 +194,11 @@ export function routeResourceMethod(input: RoutingInput): ResourceMethod {
   const header =
     input.methodHeader === undefined || input.methodHeader === '' ? '' : input.methodHeader.toUpperCase();
   const found =
-    TABLE.get(http)?.get(header)?.[flagBits(action, finder, batchFinder, has(QueryParam.IDS), input.entity)];
+    TABLE.get(http)?.get(header)?.[
+      flagBits(action, finder, batchFinder, hasParam(query, QueryParam.IDS), input.entity)
+    ];
   if (found !== undefined) return found;
-  if (has(QueryParam.ACTION) && http !== 'POST') {
+  if (hasParam(query, QueryParam.ACTION) && http !== 'POST') {
     throw new MethodRoutingError(
       'SVC_ERR_PROTOCOL_ACTION_NOT_POST',
       `All action methods (specified via '${QueryParam.ACTION}' in URI) must be submitted as a POST (was ${input.httpMethod})`,

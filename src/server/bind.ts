@@ -327,7 +327,9 @@ export function bindDeferred(
         )
       : DEFAULT_PAGING;
   // a batch over its limit is refused before any item is bound (issue 22)
-  const batchSize = batchSizeOf(method, req.query, req.body, target.batch?.param) ?? 0;
+  const batchSize = method.startsWith('batch_')
+    ? (batchSizeOf(method, req.query, req.body, target.batch?.param) ?? 0)
+    : 0;
   if (batchSize > 0)
     checkBatchSize(
       batchSize,
@@ -465,7 +467,7 @@ export function bindDeferred(
       throw new RequestBodyError(`Method ${String(method)} is not supported`);
   }
   if (target.attachments === 'argument') args = [reader ?? null, ...args];
-  const fillIn = req.query.get(QueryParam.FILL_IN_DEFAULTS);
+  const fillIn = req.query.size === 0 ? undefined : req.query.get(QueryParam.FILL_IN_DEFAULTS);
   const call: BoundCall = {
     route,
     keyErrors,

@@ -298,7 +298,12 @@ export class ResourcePipeline {
     lowerCaseHeaders = false,
   ): EncodedResponse | Promise<EncodedResponse> {
     const compression = this.config.compression;
-    if (compression === undefined) return this.handlePlain(request, log, lowerCaseHeaders);
+    if (compression === undefined) {
+      // nothing to compress nor observe (the common configuration): one call less per request
+      if (this.config.observer === undefined)
+        return this.handleState(new RequestState(request, log, lowerCaseHeaders), request);
+      return this.handlePlain(request, log, lowerCaseHeaders);
+    }
     // compressed bodies are inflated before anything reads them, responses compressed last (compression.ts)
     const encoding = requestEncoding(request, lowerCaseHeaders);
     if (encoding === undefined) {
@@ -435,9 +440,7 @@ export class ResourcePipeline {
   ): EncodedResponse | Promise<EncodedResponse> {
     const probe = this.config.observer === undefined ? undefined : this.config.observer.start(request);
     const state = new RequestState(request, log, false, probe);
-    return probe === undefined
-      ? this.fail(state, err)
-      : observeResponse(probe, this.fail(state, err), state);
+    return probe === undefined ? this.fail(state, err) : observeResponse(probe, this.fail(state, err), state);
   }
 
   /** A streamed body (`multipart/related`) is decoded first: its payload, then whether attachments follow. */
