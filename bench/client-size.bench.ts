@@ -24,6 +24,27 @@ const PHOTOS_PAGE = `
   api.photos.get(1).then((r) => { document.title = r.entity.getTitle(); });
 `;
 
+/** The same page with an opt-in of the browser entry, to print what each costs a page. */
+const OPT_INS: ReadonlyArray<readonly [label: string, imports: string, option: string, forms: string]> = [
+  ['attachments: webAttachments', 'webAttachments', ', attachments: webAttachments', ''],
+  ['{ rx: rxForms }', 'rxForms', '', ', { rx: rxForms }'],
+  [
+    'codecs: createDefaultCodecRegistry() (PSON)',
+    'createDefaultCodecRegistry',
+    ', codecs: createDefaultCodecRegistry()',
+    '',
+  ],
+];
+
+function pageWith(imports: string, option: string, forms: string): string {
+  return `
+  import { createResourceClient, ${imports} } from 'svc-framework';
+  import { photosInterface } from './examples/interfaces';
+  const api = createResourceClient({ baseUrl: location.origin${option} }, { photos: photosInterface }${forms});
+  api.photos.get(1).then((r) => { document.title = r.entity.getTitle(); });
+`;
+}
+
 const FETCH_PAGE = `
   fetch(location.origin + '/photos/1', { headers: { 'X-Svc-Protocol-Version': '2.0.0' } })
     .then((r) => r.json())
@@ -118,6 +139,11 @@ function suites(): FactSuite[] {
           ([part, b]) =>
             `  ${part.padEnd(44)} ${(b / 1000).toFixed(1).padStart(7)} KB  ${((100 * b) / total).toFixed(1).padStart(5)}%  ≈ ${((photos.gzipped * b) / total / 1000).toFixed(1)} KB gz`,
         ),
+        'what an opt-in of the browser entry adds to the page (bundled with and without), gzipped:',
+        ...OPT_INS.map(([label, imports, option, forms]) => {
+          const more = bundle(pageWith(imports, option, forms)).gzipped - photos.gzipped;
+          return `  ${label.padEnd(44)} +${(more / 1000).toFixed(1)} KB`;
+        }),
         'deterministic sizes (no timing): no machine noise',
       ],
     },

@@ -7,6 +7,8 @@
  * built-in is reached. See README.md in this folder, "In the browser".
  */
 export * from './portable';
+// the typed client with the `rx` forms opt-in: `createResourceClient(options, resources, { rx: rxForms })`
+export { createResourceClient, resourceClient } from './web-resource-client';
 export * from '../data';
 export * from '../templates';
 export * from '../resources/portable';

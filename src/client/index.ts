@@ -8,4 +8,6 @@
 import './node-platform';
 
 export * from './portable';
+// every resource client has its `rx` forms (the browser entry's are opt-in: web-resource-client.ts)
+export { createResourceClient, resourceClient } from './resource-client';
 export { nodeHttpFetch } from './node-http-fetch';

@@ -12,7 +12,7 @@ import {
   type RelatedResponseParts,
   installClientPlatform,
 } from './platform';
-import { relatedHeaders } from './web-platform';
+import { relatedHeaders } from './web-attachments';
 
 /**
  * The client on Node: `node:http` (which sends the request target byte for byte), `multipart/related`

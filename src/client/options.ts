@@ -15,7 +15,7 @@ import type { HttpRequest } from './build-request';
 import { ClientOptionsError, UnsupportedProtocolVersionError } from './errors';
 import type { RawResponse } from './transport';
 import { DEFAULT_QUERY_TUNNEL_THRESHOLD, isQueryTunnelThreshold } from './tunnel-encode';
-import { clientPlatform } from './platform';
+import { type ClientAttachments, clientPlatform } from './platform';
 
 /** The platform's default codecs; JSON alone when the platform names none (the web platform). */
 function defaultCodecs(): CodecRegistry {
@@ -188,6 +188,13 @@ export interface ClientOptions {
    * exchange that may refresh it. Default none.
    */
   readonly auth?: ClientAuth;
+  /**
+   * How requests and responses with attachments (`multipart/related`) are written and read. Default: the
+   * platform's, Node streams through the package root; none through `svc-framework/client`, where a page
+   * that sends or receives attachments passes `webAttachments` (the multipart code is ~5 KB of a page; see
+   * README.md, "Size") and without it such a call fails with a `ClientOptionsError`.
+   */
+  readonly attachments?: ClientAttachments;
 }
 
 /** The defaults of {@link ClientOptions}. */
@@ -256,6 +263,8 @@ export interface ResolvedClientOptions {
   readonly filters: readonly ClientFilter[];
   readonly queryTunnelThreshold: number | false;
   readonly auth: ClientAuth | undefined;
+  /** `ClientOptions.attachments`; undefined: the platform's. */
+  readonly attachments: ClientAttachments | undefined;
 }
 
 /** True for options already resolved by {@link resolveClientOptions}. */
@@ -394,9 +403,21 @@ export function resolveClientOptions(options: ClientOptions | ResolvedClientOpti
       'expected a token (a header-safe string) or a function returning one',
     );
 
+  const attachments = options.attachments;
+  if (
+    attachments !== undefined &&
+    (typeof attachments !== 'object' ||
+      attachments === null ||
+      typeof attachments.relatedBody !== 'function' ||
+      typeof attachments.readRelated !== 'function')
+  ) {
+    throw new ClientOptionsError('attachments', 'expected webAttachments (or another ClientAttachments)');
+  }
+
   return Object.freeze({
     [RESOLVED]: true as const,
     auth,
+    attachments,
     baseUrl,
     headerNames,
     peerHeaders:

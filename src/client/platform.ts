@@ -29,7 +29,7 @@ export interface RelatedResponseParts {
  * platform's `fetch` in a browser). `transport.ts` and `options.ts` ask {@link clientPlatform} and import
  * neither implementation, so the browser entry reaches no Node built-in.
  */
-export interface ClientPlatform {
+export interface ClientPlatform extends ClientAttachments {
   /** For messages: `node` or `web`. */
   readonly name: string;
   /** The transport when `ClientOptions.fetch` is not given. */
@@ -40,6 +40,15 @@ export interface ClientPlatform {
    * `codecs: createDefaultCodecRegistry()` to speak it.
    */
   codecs?(): CodecRegistry;
+}
+
+/**
+ * How a client writes and reads `multipart/related` messages (requests and responses with attachments):
+ * its platform's (Node streams on Node), or `ClientOptions.attachments`. The web platform has none: a page
+ * of `svc-framework/client` that sends or receives attachments passes `attachments: webAttachments`
+ * (`web-attachments.ts`), and without it such a call fails with a `ClientOptionsError`.
+ */
+export interface ClientAttachments {
   /** The envelope of a request with attachments (its body first, then the attachments). */
   relatedBody(request: HttpRequest): Promise<RelatedRequestBody>;
   /**

@@ -88,7 +88,7 @@ export { type RawResponse, type TransportOptions, sendHttp } from './transport';
 export { type ResponseContext, decodeResponse, errorFromResponse } from './decode-response';
 export { type ExecuteOptions, SvcClient, createClient } from './svc-client';
 export { DEFAULT_QUERY_TUNNEL_THRESHOLD, type TunnelPolicy, tunnelRequest } from './tunnel-encode';
-export { type ResourceClient, createResourceClient, resourceClient } from './resource-client';
+export { type ResourceClient, type ClientForms } from './resource-client';
 export type {
   RecordClassLike,
   FinderContract,
@@ -116,6 +116,7 @@ export type {
   FinderCall,
   BatchFinderCall,
   BatchFinderBuilder,
+  PlainBatchFinderBuilder,
   CriteriaOfContract,
   OtherParamsOfContract,
   RxCall,
@@ -130,16 +131,18 @@ export type {
   ResourceClientOf,
   ResourceClients,
 } from './resource-client-types';
-export { coldCall, entity, elements, page, type HandlerPage, actionValue } from './rx';
+export { coldCall, entity, elements, page, type HandlerPage, actionValue, type RxForms, rxForms } from './rx';
 export { diffPatch } from './diff-patch';
 export { RequestAttachments } from './request-attachments';
 export { compressedFetch, type CompressedFetchOptions, type FetchEncoding } from './compressed-fetch';
 export { type MuxCallOptions, type MuxOutcome, type MuxOutcomes, mux, muxDescriptions } from './mux';
 export {
   type ClientPlatform,
+  type ClientAttachments,
   type RelatedRequestBody,
   type RelatedResponseParts,
   clientPlatform,
   installClientPlatform,
 } from './platform';
 export { WEB_PLATFORM, webFetch } from './web-platform';
+export { webAttachments } from './web-attachments';

@@ -246,29 +246,40 @@ export type OtherParamsOfContract<F> = {
  * One criterion at a time: `api.photos.batchFinders.searchPhotos.builder().add(c1).add(c2).send({ exif })`.
  * Immutable: `add` returns a new builder, so one can be kept as a base and extended.
  */
-export interface BatchFinderBuilder<C, P, R> {
-  /** The criteria so far, in the order they are sent (and answered). */
-  readonly criteria: readonly C[];
-  /** A builder with `criterion` appended (duplicates are kept: each gets its own result). */
+export interface BatchFinderBuilder<C, P, R> extends PlainBatchFinderBuilder<C, P, R> {
   add(...criteria: C[]): BatchFinderBuilder<C, P, R>;
-  /** Sends the batch finder with the criteria added so far. */
-  send(...args: ParamsArgs<P, CollectionOptions>): Promise<R>;
   /** The cold Observable form of {@link send}. */
   rx(...args: ParamsArgs<P, CollectionOptions>): Observable<R>;
 }
+
+/** {@link BatchFinderBuilder} of a client without the Observable forms (`svc-framework/client`'s default). */
+export interface PlainBatchFinderBuilder<C, P, R> {
+  /** The criteria so far, in the order they are sent (and answered). */
+  readonly criteria: readonly C[];
+  /** A builder with `criterion` appended (duplicates are kept: each gets its own result). */
+  add(...criteria: C[]): PlainBatchFinderBuilder<C, P, R>;
+  /** Sends the batch finder with the criteria added so far. */
+  send(...args: ParamsArgs<P, CollectionOptions>): Promise<R>;
+}
+
+/** A builder with its `rx` form when `Rx` is true. */
+type BuilderOf<C, P, R, Rx> = Rx extends true
+  ? BatchFinderBuilder<C, P, R>
+  : PlainBatchFinderBuilder<C, P, R>;
 
 /**
  * A batch finder's call: `client.photos.batchFinders.searchPhotos([c1, c2], { exif }, { count: 5 })`, its
  * `results[i]` answering `criteria[i]`; `.builder()` adds criteria one at a time.
  */
-export type BatchFinderCall<F, V> = ((
+export type BatchFinderCall<F, V, Rx = true> = ((
   criteria: Iterable<CriteriaOfContract<F>>,
   ...args: ParamsArgs<OtherParamsOfContract<F>, CollectionOptions>
 ) => Promise<BatchFinderResponse<V, MetadataOf<F>>>) & {
-  builder(): BatchFinderBuilder<
+  builder(): BuilderOf<
     CriteriaOfContract<F>,
     OtherParamsOfContract<F>,
-    BatchFinderResponse<V, MetadataOf<F>>
+    BatchFinderResponse<V, MetadataOf<F>>,
+    Rx
   >;
 };
 
@@ -294,13 +305,13 @@ type GetAllCall<G, V> = G extends { readonly kind: 'finder' }
  * A child resource's client under one parent entity: `api.shelves.sub(4, notes).get('n1')`. The child must
  * be one of the definition's `subresources` (checked when called: definitions do not keep that list's types).
  */
-interface SubCall<K> {
-  sub<C extends ResourceContract>(parentKey: K, child: C): ResourceClientOf<C>;
+interface SubCall<K, Rx> {
+  sub<C extends ResourceContract>(parentKey: K, child: C): ResourceClientOf<C, Rx>;
 }
 
 /** A child resource's client under a simple resource: `api.settings.sub(comments)`. */
-interface SimpleSubCall {
-  sub<C extends ResourceContract>(child: C): ResourceClientOf<C>;
+interface SimpleSubCall<Rx> {
+  sub<C extends ResourceContract>(child: C): ResourceClientOf<C, Rx>;
 }
 
 type ActionsOf<M> = M extends { readonly actions: infer A }
@@ -328,16 +339,16 @@ type KeyedMethodNames =
  * `alt(name)`: the same resource addressed by an alternative key (`?altkey=name`): keys in and out are the
  * alternative's (`api.photos.alt('urn').get('urn:li:photo:1')`).
  */
-type AltCall<V, M, AK> = [keyof AK] extends [never]
+type AltCall<V, M, AK, Rx> = [keyof AK] extends [never]
   ? unknown
   : {
       alt<N extends keyof AK & string>(
         name: N,
-      ): KeyedResourceClient<AltKeyOf<AK[N]>, V, Pick<M, KeyedMethodNames & keyof M>, never>;
+      ): KeyedResourceClient<AltKeyOf<AK[N]>, V, Pick<M, KeyedMethodNames & keyof M>, never, Rx>;
     };
 
 /** The calls of a collection or association (without `rx`, `sub`, `alt`). */
-export type KeyedClientCalls<K, V, M> = If<
+export type KeyedClientCalls<K, V, M, Rx = true> = If<
   Has<M, 'get'>,
   { get(key: K, options?: GetOptions): Promise<EntityResponse<V>> }
 > &
@@ -388,19 +399,29 @@ export type KeyedClientCalls<K, V, M> = If<
     : unknown) &
   ActionsOf<M> &
   (M extends { readonly batchFinders: infer B }
-    ? { readonly batchFinders: { readonly [N in keyof B]: BatchFinderCall<B[N], V> } }
+    ? { readonly batchFinders: { readonly [N in keyof B]: BatchFinderCall<B[N], V, Rx> } }
     : unknown) &
   (M extends { readonly entityActions: infer A }
     ? { readonly entityActions: { readonly [N in keyof A]: EntityActionCall<K, A[N]> } }
     : unknown);
 
 /** The client of a collection or association: the methods its definition has, typed by it. */
-export type KeyedResourceClient<K, V, M, AK = never> = KeyedClientCalls<K, V, M> & {
-  /** The cold Observable forms of the same calls (src/client/rx.ts). */
-  readonly rx: RxClient<KeyedClientCalls<K, V, M>>;
-} & SubCall<K> &
-  AltCall<V, M, AK> &
+export type KeyedResourceClient<K, V, M, AK = never, Rx = true> = KeyedClientCalls<K, V, M, Rx> &
+  RxOf<KeyedClientCalls<K, V, M>, Rx> &
+  SubCall<K, Rx> &
+  AltCall<V, M, AK, Rx> &
   ResourceClientBase;
+
+/**
+ * `rx`, the cold Observable forms of a client's calls (src/client/rx.ts), when `Rx` is true: always on the
+ * package root's clients; on `svc-framework/client`'s only when created with `{ rx: rxForms }`.
+ */
+type RxOf<C, Rx> = Rx extends true
+  ? {
+      /** The cold Observable forms of the same calls (src/client/rx.ts). */
+      readonly rx: RxClient<C>;
+    }
+  : unknown;
 
 /** The calls of a simple resource (without `rx`, `sub`). */
 export type SimpleClientCalls<V, M> = If<
@@ -416,10 +437,9 @@ export type SimpleClientCalls<V, M> = If<
   ActionsOf<M>;
 
 /** The client of a simple resource: no keys. */
-export type SimpleResourceClient<V, M> = SimpleClientCalls<V, M> & {
-  /** The cold Observable forms of the same calls (src/client/rx.ts). */
-  readonly rx: RxClient<SimpleClientCalls<V, M>>;
-} & SimpleSubCall &
+export type SimpleResourceClient<V, M, Rx = true> = SimpleClientCalls<V, M> &
+  RxOf<SimpleClientCalls<V, M>, Rx> &
+  SimpleSubCall<Rx> &
   ResourceClientBase;
 
 /** A promise-returning call's cold Observable form: the same parameters, the same response type. */
@@ -460,15 +480,15 @@ export type AlternativeKeysOf<D> = D extends { readonly alternativeKeys?: infer 
 
 type KnownKeys<T> = { [P in keyof T as string extends P ? never : number extends P ? never : P]: T[P] };
 
-/** The typed client of one resource definition. */
-export type ResourceClientOf<D> = D extends {
+/** The typed client of one resource definition (with its `rx` forms unless `Rx` is false). */
+export type ResourceClientOf<D, Rx = true> = D extends {
   readonly kind: 'simple' | 'actionsSet';
   readonly methods: infer M;
 }
-  ? SimpleResourceClient<EntityOf<D>, M>
+  ? SimpleResourceClient<EntityOf<D>, M, Rx>
   : D extends { readonly kind: 'collection' | 'association'; readonly methods: infer M }
-    ? KeyedResourceClient<KeyOfResource<D>, EntityOf<D>, M, AlternativeKeysOf<D>>
+    ? KeyedResourceClient<KeyOfResource<D>, EntityOf<D>, M, AlternativeKeysOf<D>, Rx>
     : never;
 
 /** The typed clients of a map of resource definitions, by the same properties. */
-export type ResourceClients<R> = { readonly [P in keyof R]: ResourceClientOf<R[P]> };
+export type ResourceClients<R, Rx = true> = { readonly [P in keyof R]: ResourceClientOf<R[P], Rx> };

@@ -31,7 +31,7 @@ import type {
   SvcResponse,
   WithoutAttachmentAccessors,
 } from './responses';
-import { coldCall } from './rx';
+import { type RxForms, rxForms } from './rx';
 import { SvcClient } from './svc-client';
 
 /**
@@ -53,14 +53,16 @@ import { SvcClient } from './svc-client';
  * api.photos.rx.get(1).pipe(entity()); // cold: sent on subscribe, aborted on unsubscribe
  * ```
  */
-export type ResourceClient<R extends ResourceContracts> = ResourceClients<R> & {
+export type ResourceClient<R extends ResourceContracts, Rx = true> = ResourceClients<R, Rx> & {
   /** The core client underneath (options, `send` for hand-written descriptions). */
   readonly $client: SvcClient;
 };
 
 /**
  * A typed client over resource interfaces or definitions (`{ photos: photosInterface, ... }`, by the
- * properties it should have), on a new core client with `options` or on an existing one.
+ * properties it should have), on a new core client with `options` or on an existing one. This is the
+ * package root's: every resource client has its Observable forms (`rx`). `svc-framework/client` exports
+ * the same function with the `rx` forms opt-in (`web-resource-client.ts`).
  *
  * @throws ClientOptionsError for bad options; TypeError for a value that is not a resource definition
  */
@@ -68,23 +70,49 @@ export function createResourceClient<const R extends ResourceContracts>(
   client: SvcClient | ClientOptions,
   resources: R,
 ): ResourceClient<R> {
-  const core = client instanceof SvcClient ? client : new SvcClient(client);
-  const out: Record<string, unknown> = { $client: core };
-  for (const [property, def] of Object.entries(resources)) {
-    checkContract(def, property);
-    out[property] = bindResource(core, def, def.name, {}, 0);
-  }
-  return Object.freeze(out) as ResourceClient<R>;
+  return bindResources(client, resources, { rx: rxForms }) as ResourceClient<R>;
 }
 
-/** The typed client of one resource (a top-level one; see `sub` for children). */
+/** The typed client of one resource (a top-level one; see `sub` for children), with its `rx` forms. */
 export function resourceClient<const D extends ResourceContract>(
   client: SvcClient | ClientOptions,
   definition: D,
 ): ResourceClientOf<D> {
+  return bindOne(client, definition, { rx: rxForms }) as ResourceClientOf<D>;
+}
+
+/**
+ * The faces a bound client has beside its promise calls: `rx`, when given, builds each resource client's
+ * Observable forms (`rx.ts`); without it the client has no `rx` and the page carries no RxJS.
+ */
+export interface ClientForms {
+  readonly rx?: RxForms | undefined;
+}
+
+/** {@link createResourceClient}'s work, with the given forms. */
+export function bindResources(
+  client: SvcClient | ClientOptions,
+  resources: ResourceContracts,
+  forms: ClientForms,
+): object {
+  const core = client instanceof SvcClient ? client : new SvcClient(client);
+  const out: Record<string, unknown> = { $client: core };
+  for (const [property, def] of Object.entries(resources)) {
+    checkContract(def, property);
+    out[property] = bindResource(core, def, def.name, {}, 0, forms.rx);
+  }
+  return Object.freeze(out);
+}
+
+/** {@link resourceClient}'s work, with the given forms. */
+export function bindOne(
+  client: SvcClient | ClientOptions,
+  definition: ResourceContract,
+  forms: ClientForms,
+): object {
   const core = client instanceof SvcClient ? client : new SvcClient(client);
   checkContract(definition, 'definition');
-  return bindResource(core, definition, definition.name, {}, 0) as ResourceClientOf<D>;
+  return bindResource(core, definition, definition.name, {}, 0, forms.rx);
 }
 
 function checkContract(def: unknown, where: string): asserts def is ResourceContract {
@@ -262,6 +290,7 @@ function bindResource(
   path: string,
   pathKeys: { readonly [name: string]: ResourceKey },
   depth: number,
+  rx: RxForms | undefined,
   alt?: AltKeyBinding,
 ): object {
   // an actions set has no entities: only its actions are bound
@@ -538,7 +567,7 @@ function bindResource(
         criteria,
         add: (...more: Entity[]) => builder(Object.freeze([...criteria, ...more])),
         send,
-        rx: coldCall(send, 1),
+        ...(rx === undefined ? {} : { rx: rx.coldCall(send, 1) }),
       });
     };
     return Object.assign(call, { builder: () => builder(Object.freeze([])) });
@@ -637,7 +666,7 @@ function bindResource(
       ];
       if (a?.key === undefined || typeof a.key.toProtocol !== 'function')
         throw new RequestBuildError(`'${def.name}' has no alternative key named '${String(name)}'`);
-      return bindResource(core, def, path, pathKeys, depth, { name, key: a.key });
+      return bindResource(core, def, path, pathKeys, depth, rx, { name, key: a.key });
     };
   }
 
@@ -655,7 +684,7 @@ function bindResource(
       keyed === undefined
         ? (c: unknown) => {
             const d = child(c, at('sub'));
-            return bindResource(core, d, `${path}/${d.name}`, pathKeys, depth + 1);
+            return bindResource(core, d, `${path}/${d.name}`, pathKeys, depth + 1, rx);
           }
         : (parentKey: unknown, c: unknown) => {
             const d = child(c, at('sub'));
@@ -666,65 +695,12 @@ function bindResource(
               `${path}/{${placeholder}}/${d.name}`,
               { ...pathKeys, [placeholder]: keyed.out(parentKey) },
               depth + 1,
+              rx,
             );
           };
   }
-  client['rx'] = rxForms(
-    client,
-    keyed === undefined ? SIMPLE_OPTIONS_AT : KEYED_OPTIONS_AT,
-    isFinder(getAll),
-  );
+  if (rx !== undefined) client['rx'] = rx.namespace(client, keyed === undefined, isFinder(getAll));
   return Object.freeze(client);
-}
-
-/** Where each call takes its options object (the argument the rx forms add their abort signal to). */
-const KEYED_OPTIONS_AT: { readonly [method: string]: number } = {
-  get: 1,
-  batchGet: 1,
-  create: 1,
-  batchCreate: 1,
-  update: 2,
-  batchUpdate: 1,
-  partialUpdate: 2,
-  batchPartialUpdate: 1,
-  delete: 1,
-  batchDelete: 1,
-};
-const SIMPLE_OPTIONS_AT: { readonly [method: string]: number } = {
-  get: 0,
-  update: 1,
-  partialUpdate: 1,
-  delete: 0,
-};
-const GROUP_OPTIONS_AT: { readonly [group: string]: number } = {
-  finders: 1,
-  actions: 1,
-  entityActions: 2,
-  batchFinders: 2,
-};
-
-/** The `rx` namespace of a bound client: each call and each group's calls, as cold Observables. */
-function rxForms(
-  client: Record<string, unknown>,
-  methodOptionsAt: { readonly [method: string]: number },
-  finderGetAll: boolean,
-): object {
-  type Call = (...args: unknown[]) => Promise<unknown>;
-  const rx: Record<string, unknown> = {};
-  for (const [method, at] of Object.entries(methodOptionsAt)) {
-    const call = client[method];
-    if (typeof call === 'function') rx[method] = coldCall(call as Call, at);
-  }
-  if (typeof client['getAll'] === 'function')
-    rx['getAll'] = coldCall(client['getAll'] as Call, finderGetAll ? 1 : 0);
-  for (const [group, at] of Object.entries(GROUP_OPTIONS_AT)) {
-    const calls = client[group] as Record<string, unknown> | undefined;
-    if (calls === undefined) continue;
-    const forms: Record<string, unknown> = {};
-    for (const [name, call] of Object.entries(calls)) forms[name] = coldCall(call as Call, at);
-    rx[group] = Object.freeze(forms);
-  }
-  return Object.freeze(rx);
 }
 
 type MethodsRecord = { readonly [name: string]: unknown };

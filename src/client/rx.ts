@@ -114,3 +114,71 @@ export function page<V, M>(): OperatorFunction<
 export function actionValue<T>(): OperatorFunction<{ readonly value: T }, T> {
   return map((r) => r.value);
 }
+
+/**
+ * What gives a typed client its Observable forms: the package root's clients always have them; a page of
+ * `svc-framework/client` passes this to `createResourceClient(options, resources, { rx: rxForms })`, so that
+ * a page without them carries no RxJS (README.md, "Size").
+ */
+export interface RxForms {
+  /** The cold form of a call whose options object is argument `optionsAt` ({@link coldCall}). */
+  coldCall<A extends unknown[], R>(
+    call: (...args: A) => Promise<R>,
+    optionsAt: number,
+  ): (...args: A) => Observable<R>;
+  /** The `rx` namespace of a bound resource client: each call and each group's calls, cold. */
+  namespace(client: Readonly<Record<string, unknown>>, simple: boolean, finderGetAll: boolean): object;
+}
+
+/** Where each call takes its options object (the argument the rx forms add their abort signal to). */
+const KEYED_OPTIONS_AT: { readonly [method: string]: number } = {
+  get: 1,
+  batchGet: 1,
+  create: 1,
+  batchCreate: 1,
+  update: 2,
+  batchUpdate: 1,
+  partialUpdate: 2,
+  batchPartialUpdate: 1,
+  delete: 1,
+  batchDelete: 1,
+};
+const SIMPLE_OPTIONS_AT: { readonly [method: string]: number } = {
+  get: 0,
+  update: 1,
+  partialUpdate: 1,
+  delete: 0,
+};
+const GROUP_OPTIONS_AT: { readonly [group: string]: number } = {
+  finders: 1,
+  actions: 1,
+  entityActions: 2,
+  batchFinders: 2,
+};
+
+/** The `rx` namespace of a bound client (a simple resource's or a keyed one's). */
+function rxNamespace(
+  client: Readonly<Record<string, unknown>>,
+  simple: boolean,
+  finderGetAll: boolean,
+): object {
+  type Call = (...args: unknown[]) => Promise<unknown>;
+  const rx: Record<string, unknown> = {};
+  for (const [method, at] of Object.entries(simple ? SIMPLE_OPTIONS_AT : KEYED_OPTIONS_AT)) {
+    const call = client[method];
+    if (typeof call === 'function') rx[method] = coldCall(call as Call, at);
+  }
+  if (typeof client['getAll'] === 'function')
+    rx['getAll'] = coldCall(client['getAll'] as Call, finderGetAll ? 1 : 0);
+  for (const [group, at] of Object.entries(GROUP_OPTIONS_AT)) {
+    const calls = client[group] as Record<string, unknown> | undefined;
+    if (calls === undefined) continue;
+    const forms: Record<string, unknown> = {};
+    for (const [name, call] of Object.entries(calls)) forms[name] = coldCall(call as Call, at);
+    rx[group] = Object.freeze(forms);
+  }
+  return Object.freeze(rx);
+}
+
+/** The Observable forms, for `createResourceClient(options, resources, { rx: rxForms })`. */
+export const rxForms: RxForms = Object.freeze({ coldCall, namespace: rxNamespace });

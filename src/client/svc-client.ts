@@ -118,6 +118,7 @@ export class SvcClient {
         timeoutMs,
         maxResponseBytes: this.options.maxResponseBytes,
         signals: [this.options.signal, options.signal],
+        ...(this.options.attachments === undefined ? {} : { platform: this.options.attachments }),
       });
     // the credential goes on next to the transport (auth.ts), so the filters never see it
     const auth = this.options.auth;

@@ -1,9 +1,15 @@
 import type { AttachmentReader } from '../streams/attachment-reader';
 import { mediaTypeEssence } from '../streams/multipart/content-type';
 import type { HttpRequest } from './build-request';
-import { type ResponseHeaders, RequestTimeoutError, ResponseTooLargeError, TransportError } from './errors';
+import {
+  ClientOptionsError,
+  type ResponseHeaders,
+  RequestTimeoutError,
+  ResponseTooLargeError,
+  TransportError,
+} from './errors';
 import type { FetchLike } from './options';
-import { type ClientPlatform, type RelatedRequestBody, clientPlatform } from './platform';
+import { type ClientAttachments, type RelatedRequestBody, clientPlatform } from './platform';
 
 /** A response as received: status, headers (lower-case names) and the whole body. */
 export interface RawResponse {
@@ -25,7 +31,7 @@ export interface TransportOptions {
   /** Signals that abort the request (the client's, the request's); any of them aborting is enough. */
   readonly signals?: readonly (AbortSignal | undefined)[];
   /** How `multipart/related` messages are written and read; default {@link clientPlatform}(). */
-  readonly platform?: ClientPlatform;
+  readonly platform?: ClientAttachments;
 }
 
 /**
@@ -73,6 +79,11 @@ export async function sendHttp(request: HttpRequest, options: TransportOptions):
   };
   const outcome = (err: unknown): unknown => {
     if (err instanceof ResponseTooLargeError) return err;
+    // attachments not turned on (the browser entry's default): the caller's to fix, not the network's
+    if (err instanceof ClientOptionsError) {
+      controller.abort(err);
+      return err;
+    }
     if (abortedBy !== undefined) return abortedBy.reason;
     if (timedOut) return new RequestTimeoutError(url, options.timeoutMs);
     return new TransportError(url, err);
@@ -133,7 +144,7 @@ export async function sendHttp(request: HttpRequest, options: TransportOptions):
  * (read it, or drain it, to free the connection).
  */
 async function readRelated(
-  platform: ClientPlatform,
+  platform: ClientAttachments,
   response: Awaited<ReturnType<FetchLike>>,
   headers: Record<string, string>,
   type: string,

@@ -169,6 +169,7 @@ describeWithBrowser('the typed client in Chromium, against the running example',
       .catch((err: Error) => ({ failed: err.message, console: errors }));
     expect(out).toEqual({
       get: 'Sunrise over the bay',
+      rx: 'Sunrise over the bay',
       finder: { titles: expect.any(Array), paging: [1, 2, expect.any(Number)] },
       batchFinder: [1, 404],
       create: [201, 'From the browser'],
@@ -187,6 +188,11 @@ describeWithBrowser('the typed client in Chromium, against the running example',
       },
       pson: { title: expect.any(String), wire: [{ method: 'GET', answered: 'application/x-pson' }] },
       upload: { status: 201, downloads: [['the image', 300_000, 0xd8]] },
+      // attachments are opt-in in the browser entry: a typed error saying which option, nothing sent
+      withoutAttachments: [
+        'rejected: ClientOptionsError (attachments)',
+        'rejected: ClientOptionsError (attachments)',
+      ],
     });
     expect(errors).toEqual([]);
   });

@@ -78,6 +78,7 @@ describe('client options', () => {
     ['a header with a newline', { headers: { 'X-A': 'a\nb' } }, 'headers'],
     ['an unknown method header mode', { methodHeader: 'never' }, 'methodHeader'],
     ['filters that are not functions', { filters: [() => undefined, 'x'] }, 'filters'],
+    ['attachments that cannot write or read a message', { attachments: { relatedBody() {} } }, 'attachments'],
     [
       'an announced version that is neither string nor function',
       { announcedProtocolVersion: 2 },

@@ -1,6 +1,20 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { type ClientFilter, Data, DataMap, type FetchLike, SvcClient, isSvcError } from '../../src';
+import {
+  type ClientFilter,
+  type ClientOptionsError,
+  Data,
+  DataMap,
+  type FetchLike,
+  type FetchResponseLike,
+  type HttpRequest,
+  SvcClient,
+  WEB_PLATFORM,
+  isSvcError,
+  sendHttp,
+  webAttachments,
+  writerFromBytes,
+} from '../../src';
 import { StubServer, eventually } from './stub-server';
 
 /**
@@ -283,5 +297,49 @@ describe('client filters', () => {
       });
     const client = new SvcClient({ baseUrl: 'http://svc.invalid', filters: [cached] });
     expect(Data.toJS((await client.send(get)).entity)).toEqual({ c: 1 });
+  });
+});
+
+describe('attachments off (the web platform, as svc-framework/client has it without webAttachments)', () => {
+  const answer = (): Response =>
+    new Response('--b\r\nContent-Type: application/json\r\n\r\n{}\r\n--b--', {
+      status: 200,
+      headers: { 'content-type': 'multipart/related; boundary=b' },
+    });
+
+  it.each([
+    ['a request with attachments, before anything is sent', true, []],
+    ['a multipart/related response', false, ['http://h/photos/1']],
+  ])('refuses %s with a ClientOptionsError naming the option', async (_what, withAttachments, fetched) => {
+    const urls: string[] = [];
+    const fetch: FetchLike = (url) => {
+      urls.push(url);
+      return Promise.resolve(answer() as unknown as FetchResponseLike);
+    };
+    const request = {
+      resourceMethod: 'get',
+      method: 'GET',
+      url: 'http://h/photos/1',
+      uri: 'photos/1',
+      headers: {},
+      body: withAttachments ? new Uint8Array([123, 125]) : undefined,
+      ...(withAttachments ? { attachments: [writerFromBytes('a', new Uint8Array([1]))] } : {}),
+    } as unknown as HttpRequest;
+    const err = await rejection(sendHttp(request, { fetch, timeoutMs: 1000, platform: WEB_PLATFORM }));
+    expect(isSvcError(err, 'ClientOptionsError')).toBe(true);
+    expect((err as ClientOptionsError).option).toBe('attachments');
+    expect((err as Error).message).toContain('webAttachments');
+    expect(urls).toEqual(fetched);
+  });
+
+  it('reads them with webAttachments', async () => {
+    const fetch: FetchLike = () => Promise.resolve(answer() as unknown as FetchResponseLike);
+    const request = { method: 'GET', url: 'http://h/photos/1', headers: {} } as unknown as HttpRequest;
+    const res = await sendHttp(request, { fetch, timeoutMs: 1000, platform: webAttachments });
+    expect([res.status, new TextDecoder().decode(res.body), res.headers['content-type']]).toEqual([
+      200,
+      '{}',
+      'application/json',
+    ]);
   });
 });

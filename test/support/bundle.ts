@@ -44,7 +44,7 @@ export async function bundleForBrowser(
     write: false,
     metafile: true,
     logLevel: 'silent',
-    alias: { 'svc-framework': CLIENT_ENTRY },
+    alias: { 'svc-framework': CLIENT_ENTRY, 'svc-framework/client': CLIENT_ENTRY },
     plugins: [
       {
         name: 'report-node-builtins',

@@ -9,8 +9,12 @@ import {
   attachmentStreams,
   createDefaultCodecRegistry,
   createResourceClient,
+  entity,
+  rxForms,
+  webAttachments,
   writerFromBlob,
-} from 'svc-framework';
+} from 'svc-framework/client';
+import { firstValueFrom } from 'rxjs';
 import { exampleInterfaces } from '../../../examples/interfaces';
 import { Photo } from '../../../examples/src/main/generated/com/example/photos/Photo';
 import { PhotoCriteria } from '../../../examples/src/main/generated/com/example/photos/PhotoCriteria';
@@ -40,6 +44,8 @@ function client(baseUrl: string, pson = false) {
     {
       baseUrl,
       filters: [record],
+      // attachments and the Observable forms are opt-in in the browser entry (README.md, "Size")
+      attachments: webAttachments,
       // PSON is opt-in in the browser entry: its default codecs are JSON only
       ...(pson
         ? {
@@ -50,6 +56,15 @@ function client(baseUrl: string, pson = false) {
         : {}),
     },
     exampleInterfaces,
+    { rx: rxForms },
+  );
+}
+
+/** How a call with attachments ends on a client that did not turn them on. */
+function withoutAttachments(call: Promise<unknown>): Promise<string> {
+  return call.then(
+    () => 'answered',
+    (err: unknown) => `rejected: ${(err as Error).name} (${(err as { option?: string }).option})`,
   );
 }
 
@@ -65,6 +80,7 @@ async function calls(baseUrl: string) {
   const out: Record<string, unknown> = {};
 
   out.get = (await api.photos.get(1)).entity.getTitle();
+  out.rx = (await firstValueFrom(api.photos.rx.get(1).pipe(entity()))).getTitle();
 
   const page = await api.photos.finders.titleAndOrFormat(
     { format: PhotoFormat.JPEG },
@@ -122,6 +138,15 @@ async function calls(baseUrl: string) {
     }
   }
   out.upload = { status: uploaded.status, downloads };
+  const plain = createResourceClient({ baseUrl }, exampleInterfaces);
+  out.withoutAttachments = [
+    await withoutAttachments(
+      plain.photos.create(new Photo().setTitle('Not sent').setFormat(PhotoFormat.JPEG), {
+        attachments: [writerFromBlob('x', imageBlob(10))],
+      }),
+    ),
+    await withoutAttachments(plain.photos.get(uploaded.id!, { acceptResponseAttachments: true })),
+  ];
   return out;
 }
 
@@ -176,7 +201,10 @@ let download:
 
 /** Starts the download and reads its attachment until the first half has come (the server holds the rest). */
 async function startDownload(probeUrl: string): Promise<{ title: string; id: string; early: number }> {
-  const api = createResourceClient({ baseUrl: probeUrl }, { probes: probesInterface });
+  const api = createResourceClient(
+    { baseUrl: probeUrl, attachments: webAttachments },
+    { probes: probesInterface },
+  );
   const got = await api.probes.get(1, { acceptResponseAttachments: true });
   const next = await attachmentStreams(got.getAttachmentReader()!).next();
   const { id, stream } = next.value!;
