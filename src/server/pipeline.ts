@@ -188,6 +188,8 @@ class RequestState {
   responseType: string | undefined;
   codec: DataCodec | undefined;
   call: BoundCall | undefined;
+  /** The parsed query, once routed. */
+  query: DataMap | undefined;
   /** A `multipart/related` request: its decoder (to drain what is left) and its attachments, if any. */
   related: RelatedRequest | undefined;
   attachments: AttachmentReader | undefined;
@@ -248,6 +250,8 @@ export class ResourcePipeline {
   private readonly json: DataCodec;
   /** Response-stage filters in running (reverse) order, per filter list (a resource's or the server's). */
   private readonly responseFilterCache = new WeakMap<readonly RequestFilter[], readonly RequestFilter[]>();
+  private lastFilters: readonly RequestFilter[] | undefined;
+  private lastResponseFilters: readonly RequestFilter[] = NO_FILTERS;
   /** Response version → content type ('' for none) → the shared headers of {@link plainHeaders}. */
   private readonly plainHeaderCache = new Map<string, Map<string, { readonly [name: string]: string }>>();
   /** Per accepted header family (0: the configured one), the config whose headers write that family. */
@@ -257,6 +261,14 @@ export class ResourcePipeline {
   private readonly maxBatchSize: number;
   private readonly largestBatch: number;
   private muxHostCache: MuxHost | undefined;
+  private lastPlain:
+    | {
+        readonly family: number;
+        readonly version: string;
+        readonly type: string | undefined;
+        readonly headers: { readonly [name: string]: string };
+      }
+    | undefined;
   /** The last version header value and what it resolved to: clients send the same one every time. */
   private lastVersion:
     { readonly header: string | undefined; readonly version: RequestProtocolVersion } | undefined;
@@ -488,7 +500,8 @@ export class ResourcePipeline {
       (bytes !== undefined && bytes.byteLength >= LARGE_INPUT)
     )
       return this.serveLarge(state, request, version.version);
-    const { routed, query } = this.routeOf(state, request, version.version);
+    const routed = this.routeOf(state, request, version.version);
+    const query = state.query!;
     // decode (the body, for methods that take one), then bind
     const body = BODY_METHODS.has(routed.method) ? this.decodeBody(request) : undefined;
     const { call, items } = bindDeferred(
@@ -503,12 +516,8 @@ export class ResourcePipeline {
     return this.invokeFiltered(state, call);
   }
 
-  /** The query parsed and the request routed. */
-  private routeOf(
-    state: RequestState,
-    request: ResourceRequest,
-    version: ProtocolVersion,
-  ): { readonly routed: RouteResult; readonly query: DataMap } {
+  /** The request routed; its parsed query is left in `state.query` (no pair object per request). */
+  private routeOf(state: RequestState, request: ResourceRequest, version: ProtocolVersion): RouteResult {
     const headers = request.headers;
     const lowerCase = headers === state.lowerCaseHeaders;
     const protocol1 = version.major < 2;
@@ -548,7 +557,8 @@ export class ResourcePipeline {
       query = parseQueryParams(raw, { requestUri: request.url, protocol1 });
       routed = route(this.roots, { ...routing, query });
     }
-    return { routed, query };
+    state.query = query;
+    return routed;
   }
 
   /** What binding reads of the decoded request. */
@@ -599,7 +609,8 @@ export class ResourcePipeline {
     let call: BoundCall;
     try {
       await nextSlice(owner, label);
-      const { routed, query } = this.routeOf(state, request, version);
+      const routed = this.routeOf(state, request, version);
+      const query = state.query!;
       let body: DataMap | undefined;
       if (BODY_METHODS.has(routed.method)) {
         if (request.body !== undefined && request.body.byteLength >= LARGE_INPUT)
@@ -904,6 +915,8 @@ export class ResourcePipeline {
   private responseFiltersOf(state: RequestState): readonly RequestFilter[] {
     const filters = state.call?.route.resource.filters ?? this.config.filters;
     if (filters.length === 0) return filters;
+    // the last answer first: requests come to the same few resources (one compare, not a WeakMap look-up)
+    if (filters === this.lastFilters) return this.lastResponseFilters;
     let out = this.responseFilterCache.get(filters);
     if (out === undefined) {
       const reversed: RequestFilter[] = [];
@@ -912,6 +925,8 @@ export class ResourcePipeline {
       out = reversed;
       this.responseFilterCache.set(filters, out);
     }
+    this.lastFilters = filters;
+    this.lastResponseFilters = out;
     return out;
   }
 
@@ -987,6 +1002,10 @@ export class ResourcePipeline {
     version: string,
     type: string | undefined,
   ): { readonly [name: string]: string } {
+    // the last answer first: one client sends the same version, for the same type (three compares)
+    const last = this.lastPlain;
+    if (last !== undefined && last.family === family && last.version === version && last.type === type)
+      return last.headers;
     const cacheKey = family === 0 ? version : `${family} ${version}`;
     let byType = this.plainHeaderCache.get(cacheKey);
     if (byType === undefined) {
@@ -1002,6 +1021,7 @@ export class ResourcePipeline {
       headers = sharedHeaders(h);
       byType.set(key, headers);
     }
+    this.lastPlain = { family, version, type, headers };
     return headers;
   }
 
