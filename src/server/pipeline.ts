@@ -53,7 +53,7 @@ import type {
   ResourceResponse,
 } from '../resources/request';
 import { responseCompleted } from '../resources/request';
-import { type RouteResult, route } from './router';
+import { type RouteResult, route, routeEntityGet } from './router';
 import {
   SLICED_BATCH_SIZE,
   SLICE_BUDGET_MS,
@@ -500,7 +500,13 @@ export class ResourcePipeline {
       (bytes !== undefined && bytes.byteLength >= LARGE_INPUT)
     )
       return this.serveLarge(state, request, version.version);
-    const routed = this.routeOf(state, request, version.version);
+    // a GET of /<collection>/<key> with neither query nor method header: routed without the general walk
+    const plain =
+      raw === undefined && request.method === 'GET' && !this.hasMethodHeader(headers, lowerCase)
+        ? routeEntityGet(this.roots, request.path)
+        : undefined;
+    if (plain !== undefined) state.query = EMPTY_QUERY;
+    const routed = plain ?? this.routeOf(state, request, version.version);
     const query = state.query!;
     // decode (the body, for methods that take one), then bind
     const body = BODY_METHODS.has(routed.method) ? this.decodeBody(request) : undefined;
@@ -847,6 +853,12 @@ export class ResourcePipeline {
     const methods = this.methodHeaders;
     for (let i = 0; i < methods.length; i++) if (hasHeader(headers, methods[i]!, lowerCase)) return i;
     return 0;
+  }
+
+  /** Whether the request names its method in a header (an empty value names none, as in routing). */
+  private hasMethodHeader(headers: RequestHeaders, lowerCase: boolean): boolean {
+    const v = this.readHeader(headers, this.methodHeaders, lowerCase);
+    return v !== undefined && v !== '';
   }
 
   /** The value of the first accepted header name present (names lower case, as Node gives them). */

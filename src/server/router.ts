@@ -187,6 +187,40 @@ export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingReq
 }
 
 /**
+ * {@link route} for the commonest request, a GET of `/<collection>/<key>` with neither query nor method
+ * header, when the root's name needs no decoding: the same result without the general walk (its query
+ * flags, method table and path loop). Undefined for any other request, which {@link route} then routes
+ * (and refuses with its errors: an unknown root, a collection without get...). Measured: the general
+ * routing was ~1 µs of a get's ~10 µs of pipeline time in a server under load (CPU profile).
+ * @throws InvalidKeyError 400 for a malformed key, as {@link route}
+ */
+export function routeEntityGet(
+  roots: ReadonlyMap<string, ResourceModel>,
+  path: string,
+): RouteResult | undefined {
+  const slash = path.indexOf('/', 1);
+  // exactly `/<root>/<key>`: one more segment, not empty, no trailing slash, nothing below it
+  if (slash <= 1 || path.charCodeAt(0) !== 47 || slash === path.length - 1) return undefined;
+  if (path.indexOf('/', slash + 1) !== -1) return undefined;
+  // a name with an escape misses here (no root's name has a '%') and is decoded by route()
+  const resource = roots.get(path.slice(1, slash));
+  if (resource === undefined || resource.kind !== 'collection') return undefined;
+  const target = resource.methods.get('get');
+  const keyType = resource.keyType;
+  if (target === undefined || keyType === undefined) return undefined;
+  const key = keyType.fromProtocol(decodeKeyFromPath(path.slice(slash + 1), keyType.spec));
+  return {
+    resource,
+    target,
+    method: 'get',
+    key,
+    pathKeys: new OneKey(resource.keyName!, key),
+    keyType,
+    altKey: undefined,
+  };
+}
+
+/**
  * The key type of `?altkey=<name>` on `resource`.
  * @throws InvalidParameterError 400 for a name the resource does not declare
  */
