@@ -1,7 +1,7 @@
 /**
  * What observing a service costs, over HTTP with autocannon (`GET /photos/3`, the example service, 10
- * connections), each variant against the same service with nothing observed, both apps in one server
- * process, in the same run (8 rounds of 1 s each, back to back; the verdict reads the median of the
+ * connections), each variant against the same service with nothing observed, each app in a server
+ * process of its own, in the same run (8 rounds of 1 s each, back to back; the verdict reads the median of the
  * rounds' ratios, which a load that drifts during the run, as on a shared machine, moves least):
  *
  * - metrics: `createMetrics().observer` (goal: ≤ 5% fewer requests/s);
@@ -10,9 +10,9 @@
  *   access log on an asynchronous pino destination (a file) (goal: ≥ 0.85× logging off);
  * - tracing with an SDK: `BasicTracerProvider` + `BatchSpanProcessor` into an exporter that drops the
  *   spans, the W3C propagator and the AsyncLocalStorage context manager (reported, no goal). The SDK is
- *   registered in that server process only, so the anchor app there pays the context manager too.
+ *   registered in the observed app's process only.
  *
- * The server process is pinned to core 0 and autocannon's to core 1 (`taskset`, when there is one); the
+ * The server processes are pinned to core 0 and autocannon's to core 1 (`taskset`, when there is one); the
  * order of the two apps swaps each round. Then, in this process, the same per request without HTTP: the
  * pipeline's `handle` for a get, with each observer and with none (what each adds, in µs).
  */
@@ -62,10 +62,14 @@ function node(core: number, args: string[], ipc: boolean): ChildProcess {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Server process: the anchor app and the variant's
+// Server process: the anchor app, or the variant's
 
 async function runServer(): Promise<void> {
   const variant = process.argv.find((a) => a.startsWith('--variant='))!.slice('--variant='.length) as Variant;
+  // each app in a process of its own: in one process, the unobserved app ran the same pipeline code as the
+  // observed one, whose inline caches had seen the observers' objects too (bench/resources.bench.ts found
+  // that sharing moved its ratios by 5-10%)
+  const anchorOnly = process.argv.includes('--app=anchor');
   const load = createRequire(__filename);
   const svc = load('../src') as typeof SvcModule;
   const { createExampleApp } = load('../examples/app') as typeof AppModule;
@@ -75,7 +79,8 @@ async function runServer(): Promise<void> {
   let sdkShutdown: (() => Promise<void>) | undefined;
   let observers: SvcModule.RequestObserver[] = [];
   let fastifyOptions = {};
-  if (variant === 'metrics') observers = [svc.createMetrics().observer];
+  if (anchorOnly) observers = [];
+  else if (variant === 'metrics') observers = [svc.createMetrics().observer];
   else if (variant === 'tracing-api') observers = [svc.tracingObserver()];
   else if (variant === 'access-log') {
     const pino = (load('pino') as typeof PinoModule).default;
@@ -113,23 +118,21 @@ async function runServer(): Promise<void> {
       process.stderr.write(`(tracing-sdk: ${exported} spans exported)\n`);
     };
   }
-  const anchor = await createExampleApp({ library: seededLibrary(), observe: false, dataDir: dir });
-  const observed = await createExampleApp({
-    library: seededLibrary(),
-    observe: false,
-    dataDir: dir,
-    fastify: fastifyOptions,
-    svc: { observers },
-  });
-  await anchor.listen({ port: 0, host: '127.0.0.1' });
-  await observed.listen({ port: 0, host: '127.0.0.1' });
-  const port = (app: { server: { address(): unknown } }): number =>
-    (app.server.address() as { port: number }).port;
-  process.send!({ anchor: port(anchor), observed: port(observed) });
+  const app = anchorOnly
+    ? await createExampleApp({ library: seededLibrary(), observe: false, dataDir: dir })
+    : await createExampleApp({
+        library: seededLibrary(),
+        observe: false,
+        dataDir: dir,
+        fastify: fastifyOptions,
+        svc: { observers },
+      });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send!({ port: (app.server.address() as { port: number }).port });
   process.on('message', (m) => {
     if (m !== 'stop') return;
     void (async () => {
-      await Promise.all([anchor.close(), observed.close()]);
+      await app.close();
       await accessLog?.close();
       await sdkShutdown?.();
       rmSync(dir, { recursive: true, force: true });
@@ -165,11 +168,19 @@ async function runDriver(): Promise<void> {
   const autocannon = createRequire(__filename)('autocannon') as Autocannon;
   const results: DriverResult[] = [];
   for (const variant of VARIANTS) {
-    const server = node(0, ['--server', `--variant=${variant}`], true);
-    const ports = await new Promise<{ anchor: number; observed: number }>((resolve, reject) => {
-      server.once('message', (m) => resolve(m as { anchor: number; observed: number }));
-      server.once('exit', (code) => reject(new Error(`bench server exited with ${String(code)}`)));
-    });
+    const servers = (['anchor', 'observed'] as const).map((app) =>
+      node(0, ['--server', `--variant=${variant}`, `--app=${app}`], true),
+    );
+    const [anchorPort, observedPort] = await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<number>((resolve, reject) => {
+            server.once('message', (m) => resolve((m as { port: number }).port));
+            server.once('exit', (code) => reject(new Error(`bench server exited with ${String(code)}`)));
+          }),
+      ),
+    );
+    const ports = { anchor: anchorPort!, observed: observedPort! };
     const run = async (port: number, duration: number): Promise<Measured> => {
       const r = await autocannon({
         url: `http://127.0.0.1:${port}${PATH}`,
@@ -201,9 +212,13 @@ async function runDriver(): Promise<void> {
         roundRatios: a.map((x, i) => o[i]!.rps / x.rps),
       });
     } finally {
-      const exited = new Promise((r) => server.once('exit', r));
-      server.send('stop');
-      await exited;
+      await Promise.all(
+        servers.map((server) => {
+          const exited = new Promise((r) => server.once('exit', r));
+          server.send('stop');
+          return exited;
+        }),
+      );
     }
   }
   process.stdout.write(`${JSON.stringify(results)}\n`);

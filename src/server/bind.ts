@@ -101,6 +101,12 @@ export class Context implements ResourceContext {
   declare abortController: AbortController | undefined;
   /** What `setResponseAttachments` was given. */
   declare responseAttachments: ResponseAttachments | undefined;
+  /**
+   * The parameters as the binder made them (a finder's, an action's, a batch finder's): the validation
+   * filter trusts the values of types valid when bound (`ValueType.validWhenBound`) only in this object, not
+   * in parameters a filter put in their place.
+   */
+  declare boundParams: Readonly<Record<string, unknown>> | undefined;
 
   constructor(route: RouteResult, req: BindingRequest, paging: Paging) {
     this.resource = route.resource.path;
@@ -133,6 +139,7 @@ export class Context implements ResourceContext {
     this.responseHeaders = undefined;
     this.abortController = undefined;
     this.responseAttachments = undefined;
+    this.boundParams = undefined;
   }
 
   responseAttachmentsSupported(): boolean {
@@ -438,6 +445,7 @@ export function bindDeferred(
         input = {};
       } else {
         const params = target.params.bind(req.query, route.pathKeys, reader ?? null);
+        ctx.boundParams = params;
         args = [params];
         input = { params };
       }
@@ -446,6 +454,7 @@ export function bindDeferred(
     case 'action': {
       const body = req.body;
       const params = target.params!.bind(body ?? new DataMap(), route.pathKeys, reader ?? null);
+      ctx.boundParams = params;
       const entityLevel = route.key !== undefined && !simple;
       args = entityLevel ? [route.key, params] : [params];
       input = entityLevel ? { key: route.key, params } : { params };
@@ -456,6 +465,7 @@ export function bindDeferred(
       const bound = target.params!.bindDeferred(req.query, route.pathKeys, reader ?? null);
       items = bound.items;
       const params = bound.params;
+      ctx.boundParams = params;
       const criteria = params[batch.param] as readonly unknown[];
       const others: Record<string, unknown> = {};
       for (const name of Object.keys(params)) if (name !== batch.param) others[name] = params[name];

@@ -19,6 +19,7 @@ import type { RecordTemplate } from '../templates';
 import type { ComplexResourceKey } from '../resources/key-types';
 import { PatchRequest } from '../resources/patch';
 import type { BoundInput, Invocation, RequestFilter, ResourceResponse } from '../resources/request';
+import type { Context } from './bind';
 import {
   ITEMS_PER_STEP,
   SLICED_BATCH_SIZE,
@@ -203,9 +204,12 @@ function check(inv: Invocation, options: Required<ValidationFilterOptions>): voi
     if (keys !== '') throw paramFailure(keys);
     if (input.params !== undefined && inv.target.params !== undefined) {
       let text = '';
+      // the binder's own parameters: a value of a type valid when bound was checked as it was read
+      const bound = (inv.ctx as Partial<Context>).boundParams === input.params;
       for (const p of inv.target.params.params) {
         const value = input.params[p.name];
         if (value === undefined || p.assocPart !== undefined || p.attachments === true) continue;
+        if (bound && p.type.validWhenBound === true) continue;
         const data: DataValue = p.type.toData(value);
         const r = validate(data, p.type.schema(), { requiredMode: mode, coercionMode: CoercionMode.NORMAL });
         if (!r.isValid()) text += prefixed(r.getMessages(), [p.name]);

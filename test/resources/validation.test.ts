@@ -4,6 +4,7 @@
  * parameters and keys with 400 (wire facts §9.3).
  */
 import {
+  INT,
   LONG_KEY,
   collection,
   complexKey,
@@ -111,6 +112,35 @@ describe('with the validation filter on the server', () => {
         'Input field validation failure, reason: ERROR :: /point/longitude :: field is required but not found and has no default value',
       );
       expect((await s.request('GET', '/places?q=near&point=(latitude:1,longitude:2)')).status).toBe(200);
+    });
+  });
+
+  it.each([
+    ['as the binder made them: checked as they were read', false, 200],
+    ['put in their place by a filter: checked again', true, 400],
+  ])('validates primitive parameters %s', async (_what, swap, status) => {
+    const counted = collection({
+      name: 'counted',
+      key: LONG_KEY,
+      value: LatLong,
+      // a filter before the validation filter may replace what the binder made
+      filters: swap
+        ? [
+            {
+              name: 'swap',
+              invocation: (inv) => ({ ...inv, input: { ...inv.input, params: { n: 2 ** 40 } } }),
+            },
+          ]
+        : [],
+      methods: { finders: { upTo: finder({ params: { n: INT } }, () => []) } },
+    });
+    await withServer([counted], true, async (s) => {
+      const r = await s.request('GET', '/counted?q=upTo&n=3');
+      expect(r.status).toBe(status);
+      if (status === 400)
+        expect(r.json.message).toMatch(/^Input field validation failure, reason: ERROR :: \/n :: /);
+      // a value the binder cannot read is refused by the binder, with or without the filter
+      expect((await s.request('GET', '/counted?q=upTo&n=1099511627776')).status).toBe(400);
     });
   });
 
