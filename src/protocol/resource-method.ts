@@ -144,6 +144,11 @@ const TABLE: Table = (() => {
   return t;
 })();
 
+/** Whether a query (undefined: none) has a parameter. */
+function hasParam(query: RoutingInput['query'] | undefined, name: string): boolean {
+  return query !== undefined && query.has(name);
+}
+
 /**
  * The resource method a request names (wire facts §3.3). Name clashes: on GET, `q` and `bq` together are
  * refused (400, see below), either wins over `action`; on POST, `action` wins over both.
@@ -156,10 +161,6 @@ const TABLE: Table = (() => {
  * @throws MethodRoutingError 400: `Ambiguous method selection: ...` for a GET with both `q` and `bq`; `All action methods (specified via 'action' in URI) must be submitted as a
  *   POST (was GET)`, or `Method 'PATCH' is not supported for URI '/r'`
  */
-function hasParam(query: RoutingInput['query'] | undefined, name: string): boolean {
-  return query !== undefined && query.has(name);
-}
-
 export function routeResourceMethod(input: RoutingInput): ResourceMethod {
   const m = input.httpMethod;
   // Node gives the usual methods in upper case already: skip the case conversion for them

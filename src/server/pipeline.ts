@@ -213,7 +213,7 @@ class RequestState {
 
 const NO_FILTERS: readonly RequestFilter[] = [];
 
-/** The parsed query of a request without one (`ctx.query`: read-only, as handlers get every query). */
+/** The parsed query of every request without one: shared, so read-only (`ctx.query` is for reading). */
 const EMPTY_QUERY = new DataMap();
 EMPTY_QUERY.makeReadOnly();
 
