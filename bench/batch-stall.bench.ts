@@ -21,7 +21,7 @@ import os from 'node:os';
 import http from 'node:http';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { PerformanceObserver, constants as perfConstants, monitorEventLoopDelay } from 'node:perf_hooks';
 import type * as SvcModule from '../src';
 import type * as AppModule from '../examples/app';
 import type * as PhotoModule from '../examples/src/main/generated/com/example/photos/Photo';
@@ -105,16 +105,90 @@ async function runServer(): Promise<void> {
 
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  // young-generation scavenges of the phase (their pauses are on the main thread)
+  let scavenges: number[] = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if ((e as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MINOR)
+        scavenges.push(e.duration);
+  }).observe({ entryTypes: ['gc'] });
+  let sched0 = schedulerStats();
   process.send!({ port: (app.server.address() as { port: number }).port });
   process.on('message', (msg) => {
-    if (msg === 'reset') loop.reset();
-    else if (msg === 'report') process.send!({ loopMaxMs: loop.max / 1e6 });
-    else if (msg === 'stop') {
+    if (msg === 'reset') {
+      loop.reset();
+      scavenges = [];
+      sched0 = schedulerStats();
+    } else if (msg === 'report') {
+      // a gc entry is delivered after its pause: give the observer a turn
+      setImmediate(() => {
+        const sched = schedulerStats();
+        const report: ServerReport = {
+          loopMaxMs: loop.max / 1e6,
+          scavenges: scavenges.length,
+          scavengeMaxMs: Math.max(0, ...scavenges),
+          scavengeTotalMs: scavenges.reduce((a, b) => a + b, 0),
+          sched:
+            sched === undefined || sched0 === undefined
+              ? undefined
+              : {
+                  mainRanMs: sched.mainRanMs - sched0.mainRanMs,
+                  mainWaitedMs: sched.mainWaitedMs - sched0.mainWaitedMs,
+                  mainPreempted: sched.mainPreempted - sched0.mainPreempted,
+                  othersRanMs: sched.othersRanMs - sched0.othersRanMs,
+                },
+        };
+        process.send!(report);
+      });
+    } else if (msg === 'stop') {
       // the driver's keep-alive connections would hold close() open; the app removes its data dir on close
       app.server.closeAllConnections();
       void app.close().then(() => process.exit(0));
     }
   });
+}
+
+/**
+ * What the scheduler says of the server process (Linux `/proc`; undefined elsewhere): the main thread's CPU
+ * time, its time runnable but waiting for a core (preempted: by another process, or by one of its own
+ * threads when they share one core), its involuntary context switches, and the CPU time of its other
+ * threads (V8's GC helpers, libuv's pool), which share the main thread's core when the server is pinned.
+ * Tells a stall the server caused (a long task, a scavenge) from one the machine caused.
+ */
+interface SchedulerStats {
+  readonly mainRanMs: number;
+  readonly mainWaitedMs: number;
+  readonly mainPreempted: number;
+  readonly othersRanMs: number;
+}
+
+function schedulerStats(): SchedulerStats | undefined {
+  try {
+    const dir = `/proc/self/task`;
+    const runAndWait = (tid: string): [number, number] => {
+      const [run, wait] = fs.readFileSync(`${dir}/${tid}/schedstat`, 'utf8').split(' ');
+      return [Number(run) / 1e6, Number(wait) / 1e6];
+    };
+    const main = String(process.pid);
+    const [mainRanMs, mainWaitedMs] = runAndWait(main);
+    const status = fs.readFileSync(`${dir}/${main}/status`, 'utf8');
+    const mainPreempted = Number(/nonvoluntary_ctxt_switches:\s*(\d+)/.exec(status)?.[1] ?? NaN);
+    let othersRanMs = 0;
+    for (const tid of fs.readdirSync(dir)) if (tid !== main) othersRanMs += runAndWait(tid)[0];
+    return { mainRanMs, mainWaitedMs, mainPreempted, othersRanMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The server's account of a phase. */
+interface ServerReport {
+  /** The longest event-loop delay, ms. */
+  readonly loopMaxMs: number;
+  readonly scavenges: number;
+  readonly scavengeMaxMs: number;
+  readonly scavengeTotalMs: number;
+  readonly sched: SchedulerStats | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -213,8 +287,9 @@ interface Phase {
   readonly batches: number;
   /** Median batch request time, ms. */
   readonly batchMs: number;
-  /** The server's longest event-loop delay in the phase, ms. */
-  readonly loopMaxMs: number;
+  /** The server's account of the phase. */
+  readonly server: ServerReport;
+  readonly seconds: number;
 }
 
 async function phase(
@@ -224,9 +299,9 @@ async function phase(
   batch: Request | undefined,
   seconds: number,
 ): Promise<Phase> {
-  const report = (): Promise<number> =>
+  const report = (): Promise<ServerReport> =>
     new Promise((resolve) => {
-      server.once('message', (m) => resolve((m as { loopMaxMs: number }).loopMaxMs));
+      server.once('message', (m) => resolve(m as ServerReport));
       server.send('report');
     });
   server.send('reset');
@@ -256,14 +331,15 @@ async function phase(
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   clearInterval(timer);
   await Promise.all([...loops, ...pending]);
-  const loopMaxMs = await report();
+  const serverReport = await report();
   batchTimes.sort((a, b) => a - b);
   return {
     name,
     gets,
     batches: batchTimes.length,
     batchMs: batchTimes[batchTimes.length >> 1] ?? 0,
-    loopMaxMs,
+    server: serverReport,
+    seconds,
   };
 }
 
@@ -294,12 +370,28 @@ async function runDriver(): Promise<void> {
       quiet.push(await phase(server, port, 'quiet', undefined, QUIET_SECONDS));
       phases.push(await phase(server, port, kind, batchRequest(kind), LOADED_SECONDS));
     }
+    const sum = (f: (s: SchedulerStats) => number): number =>
+      quiet.reduce((a, p) => a + (p.server.sched === undefined ? NaN : f(p.server.sched)), 0);
     const pooled: Phase = {
       name: 'quiet',
       gets: quiet.flatMap((p) => p.gets),
       batches: 0,
       batchMs: 0,
-      loopMaxMs: Math.max(...quiet.map((p) => p.loopMaxMs)),
+      server: {
+        loopMaxMs: Math.max(...quiet.map((p) => p.server.loopMaxMs)),
+        scavenges: quiet.reduce((a, p) => a + p.server.scavenges, 0),
+        scavengeMaxMs: Math.max(...quiet.map((p) => p.server.scavengeMaxMs)),
+        scavengeTotalMs: quiet.reduce((a, p) => a + p.server.scavengeTotalMs, 0),
+        sched: quiet.some((p) => p.server.sched === undefined)
+          ? undefined
+          : {
+              mainRanMs: sum((s) => s.mainRanMs),
+              mainWaitedMs: sum((s) => s.mainWaitedMs),
+              mainPreempted: sum((s) => s.mainPreempted),
+              othersRanMs: sum((s) => s.othersRanMs),
+            },
+      },
+      seconds: quiet.reduce((a, p) => a + p.seconds, 0),
     };
     process.stdout.write(
       `${JSON.stringify({ phases: [pooled, ...phases], pinned: cmd !== process.execPath })}\n`,
@@ -325,6 +417,15 @@ function percentile(xs: readonly number[], p: number): number {
 
 const verdict = (ok: boolean): string => (ok ? 'met' : 'missed');
 
+/** Where the server's time went in a phase: scavenges, and the scheduler's account per second. */
+function serverAccount(p: Phase): string {
+  const s = p.server;
+  const gc = `${s.scavenges} scavenges (longest ${s.scavengeMaxMs.toFixed(1)} ms, ${(s.scavengeTotalMs / p.seconds).toFixed(1)} ms/s)`;
+  if (s.sched === undefined) return gc;
+  const perS = (ms: number): string => `${(ms / p.seconds).toFixed(0)} ms/s`;
+  return `${gc}; main thread ran ${perS(s.sched.mainRanMs)}, waited for its core ${perS(s.sched.mainWaitedMs)} (${s.sched.mainPreempted} preemptions); other threads ran ${perS(s.sched.othersRanMs)}`;
+}
+
 function suite(result: { phases: Phase[]; pinned: boolean }): Suite {
   const [quiet, ...loaded] = result.phases;
   const q99 = percentile(quiet!.gets, 99);
@@ -336,19 +437,28 @@ function suite(result: { phases: Phase[]; pinned: boolean }): Suite {
       { label: `${p.name}: get p50`, value: percentile(p.gets, 50), unit: 'ms' },
       { label: `${p.name}: get p99`, value: percentile(p.gets, 99), unit: 'ms' },
       { label: `${p.name}: get max`, value: Math.max(...p.gets), unit: 'ms' },
-      { label: `${p.name}: longest event-loop stall`, value: p.loopMaxMs, unit: 'ms' },
+      { label: `${p.name}: longest event-loop stall`, value: p.server.loopMaxMs, unit: 'ms' },
+      { label: `${p.name}: longest scavenge`, value: p.server.scavengeMaxMs, unit: 'ms' },
+      { label: `${p.name}: scavenge time per s`, value: p.server.scavengeTotalMs / p.seconds, unit: 'ms' },
     );
+    if (p.server.sched !== undefined)
+      facts.push({
+        label: `${p.name}: server main thread waiting for its core per s`,
+        value: p.server.sched.mainWaitedMs / p.seconds,
+        unit: 'ms',
+      });
     if (p !== quiet) facts.push({ label: `${p.name}: batch request (median)`, value: p.batchMs, unit: 'ms' });
   }
   const l99 = percentile(all, 99);
   const lmax = Math.max(...all);
   notes.push(
     `${1000 / GET_INTERVAL_MS} gets/s open loop; per batch kind ${QUIET_SECONDS} s quiet (pooled) then ${LOADED_SECONDS} s loaded; batches of ${BATCH_ITEMS} items, ${BATCH_CONCURRENCY} in flight; server ${result.pinned ? 'pinned to one core (taskset)' : 'not pinned'}`,
-    `quiet: p50 ${percentile(quiet!.gets, 50).toFixed(2)} ms, p99 ${q99.toFixed(2)} ms, max ${Math.max(...quiet!.gets).toFixed(2)} ms; longest stall ${quiet!.loopMaxMs.toFixed(1)} ms`,
+    `quiet: p50 ${percentile(quiet!.gets, 50).toFixed(2)} ms, p99 ${q99.toFixed(2)} ms, max ${Math.max(...quiet!.gets).toFixed(2)} ms; longest stall ${quiet!.server.loopMaxMs.toFixed(1)} ms`,
     ...loaded.map(
       (p) =>
-        `${p.name}: get p50 ${percentile(p.gets, 50).toFixed(2)} ms, p99 ${percentile(p.gets, 99).toFixed(2)} ms (${(percentile(p.gets, 99) / q99).toFixed(2)}x quiet), max ${Math.max(...p.gets).toFixed(2)} ms; ${p.batches} batches (median ${p.batchMs.toFixed(1)} ms); longest stall ${p.loopMaxMs.toFixed(1)} ms`,
+        `${p.name}: get p50 ${percentile(p.gets, 50).toFixed(2)} ms, p99 ${percentile(p.gets, 99).toFixed(2)} ms (${(percentile(p.gets, 99) / q99).toFixed(2)}x quiet), max ${Math.max(...p.gets).toFixed(2)} ms; ${p.batches} batches (median ${p.batchMs.toFixed(1)} ms); longest stall ${p.server.loopMaxMs.toFixed(1)} ms`,
     ),
+    ...result.phases.map((p) => `${p.name}: server ${serverAccount(p)}`),
     `goal: p99 within 2x of the quiet figure: ${verdict(l99 <= 2 * q99)} at ${l99.toFixed(2)} ms under batch load vs ${q99.toFixed(2)} ms quiet (${(l99 / q99).toFixed(2)}x)`,
     `goal: no get over 100 ms: ${verdict(lmax <= 100)} (max ${lmax.toFixed(2)} ms)`,
   );

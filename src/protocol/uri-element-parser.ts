@@ -19,7 +19,8 @@ export interface ParseElementOptions {
 /** Default of {@link ParseElementOptions.maxDepth}: the product's one nesting limit (data/limits.ts). */
 export const DEFAULT_MAX_URI_DEPTH = MAX_NESTING_DEPTH;
 
-// Token kinds. A token is three parallel array entries (kind, text, column): no object per token.
+// Token kinds. A token is entries at one index of parallel typed arrays (kind, column, text index): no
+// object per token.
 const STRING = 0;
 const LIST_START = 1;
 const MAP_START = 2;
@@ -42,23 +43,60 @@ const CHAR_CLASS: Uint8Array = (() => {
   return t;
 })();
 
+/**
+ * Token arrays of up to this many tokens are kept between parses and reused (~36 KB); a longer text (a
+ * tunneled batch finder's criteria: ~11 tokens per criterion) gets arrays of its own for one parse. Typed
+ * arrays of that size live outside V8's young generation: as plain arrays grown by push, a 1 000-criteria
+ * list's tokens were ~0.5 MB of garbage per parse, which the scavenges beside it paid for (issue 22).
+ */
+const REUSED_TOKENS = 4096;
+let reused: { kinds: Uint8Array; columns: Int32Array; textAt: Int32Array } | undefined;
+
 class Tokens {
-  readonly kinds: number[] = [];
+  readonly kinds: Uint8Array;
+  readonly columns: Int32Array;
+  /** Per token, its index in {@link texts} (string tokens only). */
+  readonly textAt: Int32Array;
+  /** The texts of the string tokens, in order. */
   readonly texts: string[] = [];
-  readonly columns: number[] = [];
+  /** Tokens written. */
+  length = 0;
   pos = 0;
-  constructor(readonly length: number) {}
+  /** `textLength`: of the text tokenized; every token takes at least one char of it. */
+  constructor(readonly textLength: number) {
+    const capacity = textLength + 1;
+    if (capacity <= REUSED_TOKENS) {
+      reused ??= {
+        kinds: new Uint8Array(REUSED_TOKENS),
+        columns: new Int32Array(REUSED_TOKENS),
+        textAt: new Int32Array(REUSED_TOKENS),
+      };
+      this.kinds = reused.kinds;
+      this.columns = reused.columns;
+      this.textAt = reused.textAt;
+    } else {
+      this.kinds = new Uint8Array(capacity);
+      this.columns = new Int32Array(capacity);
+      this.textAt = new Int32Array(capacity);
+    }
+  }
 
   push(kind: number, text: string, column: number): void {
-    this.kinds.push(kind);
-    this.texts.push(text);
-    this.columns.push(column);
+    const i = this.length++;
+    this.kinds[i] = kind;
+    this.columns[i] = column;
+    if (kind === STRING) this.textAt[i] = this.texts.push(text) - 1;
+  }
+
+  /** The text of string token `i`. */
+  text(i: number): string {
+    return this.texts[this.textAt[i]!]!;
   }
 
   /** `'<text>' (column n)` of token `i`, the reference's `toErrorString`. */
   describe(i: number): string {
     const kind = this.kinds[i]!;
-    return `'${kind === STRING ? this.texts[i]! : GRAMMAR_TEXT[kind]!}' (column ${this.columns[i]!})`;
+    return `'${kind === STRING ? this.text(i) : GRAMMAR_TEXT[kind]!}' (column ${this.columns[i]!})`;
   }
 }
 
@@ -107,7 +145,7 @@ function tokenize(text: string): Tokens {
 }
 
 function endOfInput(tokens: Tokens): UriElementParseError {
-  return new UriElementParseError('unexpected end of input', tokens.length);
+  return new UriElementParseError('unexpected end of input', tokens.textLength);
 }
 
 function fail(tokens: Tokens, i: number, message: string): UriElementParseError {
@@ -124,11 +162,11 @@ class Parser {
   element(): unknown {
     const t = this.t;
     const i = t.pos;
-    if (i >= t.kinds.length) throw endOfInput(t);
+    if (i >= t.length) throw endOfInput(t);
     const kind = t.kinds[i]!;
     if (kind === STRING) {
       t.pos++;
-      return t.texts[i];
+      return t.text(i);
     }
     if (kind === MAP_START) return this.map();
     if (kind === LIST_START) return this.list();
@@ -139,23 +177,23 @@ class Parser {
   private string(): string {
     const t = this.t;
     const i = t.pos++;
-    if (i >= t.kinds.length) throw endOfInput(t);
+    if (i >= t.length) throw endOfInput(t);
     if (t.kinds[i] !== STRING)
       throw fail(t, i, `expected string token, found grammar token: ${t.describe(i)}`);
-    return t.texts[i]!;
+    return t.text(i);
   }
 
   private expect(kind: number): void {
     const t = this.t;
     const i = t.pos++;
-    if (i >= t.kinds.length) throw endOfInput(t);
+    if (i >= t.length) throw endOfInput(t);
     if (t.kinds[i] !== kind) throw fail(t, i, `expected '${GRAMMAR_TEXT[kind]!}' but found ${t.describe(i)}`);
   }
 
   /** The kind of the next token, throwing `unexpected end of input` when there is none. */
   private peekRequired(): number {
     const t = this.t;
-    if (t.pos >= t.kinds.length) throw endOfInput(t);
+    if (t.pos >= t.length) throw endOfInput(t);
     return t.kinds[t.pos]!;
   }
 
@@ -164,7 +202,7 @@ class Parser {
       const t = this.t;
       throw new UriElementParseError(
         `nesting deeper than ${this.maxDepth} levels at ${t.describe(t.pos)}`,
-        t.columns[t.pos] ?? t.columns.length,
+        t.pos < t.length ? t.columns[t.pos]! : t.length,
         true,
       );
     }
@@ -175,7 +213,7 @@ class Parser {
     const t = this.t;
     const store = new StoreObject();
     t.pos++; // MAP_START
-    if (t.pos < t.kinds.length && t.kinds[t.pos] !== OBJ_END) {
+    if (t.pos < t.length && t.kinds[t.pos] !== OBJ_END) {
       for (;;) {
         const key = this.string();
         // Svc data never holds U+0000 in a key: PSON could not write it back (data-map.ts)
@@ -196,7 +234,7 @@ class Parser {
     const t = this.t;
     const items: unknown[] = [];
     t.pos++; // LIST_START
-    if (t.pos < t.kinds.length && t.kinds[t.pos] !== OBJ_END) {
+    if (t.pos < t.length && t.kinds[t.pos] !== OBJ_END) {
       for (;;) {
         items.push(this.element());
         if (this.peekRequired() !== ITEM_SEP) break;
@@ -278,7 +316,7 @@ export function parseElement(text: string, options?: ParseElementOptions): UriEl
   const tokens = tokenize(text);
   const parser = new Parser(tokens, maxDepth);
   const result = parser.element();
-  if (tokens.pos < tokens.kinds.length) {
+  if (tokens.pos < tokens.length) {
     throw fail(
       tokens,
       tokens.pos,

@@ -9,6 +9,7 @@ import {
   type UpdateStatus,
   BATCH_FINDER_MISSING_RESULT_MESSAGE,
   type BatchFinderCriteriaResult,
+  type CollectionMetadata,
   actionResponse,
   applyProjection,
   batchFinderCriterionUri,
@@ -349,6 +350,30 @@ function buildCollection(call: BoundCall, result: unknown): ResourceResponse {
  * by the framework unless the method pages itself, paging links built on `linkUri`.
  */
 function collectionBody(call: BoundCall, result: unknown, linkUri: string | (() => string)): DataMap {
+  return collectionBodyOf(call, collectionPage(call, result, linkUri));
+}
+
+/** The body of a page (the request's paging projection applied). */
+export function collectionBodyOf(call: BoundCall, page: CollectionPage): DataMap {
+  const body = collectionResponse({
+    elements: page.elements,
+    paging: page.paging,
+    ...(page.metadata === undefined ? {} : { metadata: page.metadata }),
+  });
+  const projection = call.invocation.ctx.pagingProjection;
+  if (projection !== undefined)
+    body.put('paging', applyProjection(collectionMetadataMap(page.paging), projection));
+  return body;
+}
+
+/** What {@link collectionBody} puts in a body (paging before its projection), for a writer of text. */
+export interface CollectionPage {
+  readonly elements: DataMap[];
+  readonly paging: CollectionMetadata;
+  readonly metadata: DataMap | undefined;
+}
+
+function collectionPage(call: BoundCall, result: unknown, linkUri: string | (() => string)): CollectionPage {
   if (result === null || result === undefined) throw new NullResultError(methodLabel(call));
   let elements: readonly unknown[];
   let total: number | undefined;
@@ -397,21 +422,11 @@ function collectionBody(call: BoundCall, result: unknown, linkUri: string | (() 
     total,
     type: ctx.responseType,
   });
-  const body = collectionResponse({
+  return {
     elements: data,
     paging: total === undefined ? { start, count, links } : { start, count, total, links },
-    ...(metadata === undefined ? {} : { metadata }),
-  });
-  if (ctx.pagingProjection !== undefined) {
-    body.put(
-      'paging',
-      applyProjection(
-        collectionMetadataMap(total === undefined ? { start, count, links } : { start, count, total, links }),
-        ctx.pagingProjection,
-      ),
-    );
-  }
-  return body;
+    metadata,
+  };
 }
 
 /**
@@ -497,13 +512,29 @@ export function batchFinderEntry(
   call: BoundCall,
   options: BuildOptions,
 ): (o: CriterionOutcome, i: number) => BatchFinderCriteriaResult {
+  return batchFinderEntryOf(call, options, collectionBody);
+}
+
+/** {@link batchFinderEntry} with a result's page as is (batch-finder-text.ts writes most as text). */
+export function batchFinderPage(
+  call: BoundCall,
+  options: BuildOptions,
+): (o: CriterionOutcome, i: number) => CollectionPage | { readonly error: DataMap } {
+  return batchFinderEntryOf(call, options, collectionPage);
+}
+
+function batchFinderEntryOf<T>(
+  call: BoundCall,
+  options: BuildOptions,
+  page: (call: BoundCall, result: unknown, linkUri: () => string) => T,
+): (o: CriterionOutcome, i: number) => T | { readonly error: DataMap } {
   const batch = call.route.target.batch!;
   const ctx = call.invocation.ctx;
   const rawCriteria = ctx.query.get(batch.param) as DataList;
   const path = pathOf(ctx.requestUri);
   return (o, i) => {
     if (o.kind === 'result') {
-      return collectionBody(call, o.value, () =>
+      return page(call, o.value, () =>
         batchFinderCriterionUri(path, ctx.query, batch.param, rawCriteria.get(i)),
       );
     }

@@ -307,6 +307,35 @@ describe('parseElement', () => {
     expect(() => parseElement(hostile)).toThrow(UriElementParseError);
   });
 
+  describe('reads a text of more tokens than it keeps between parses as it reads a short one', () => {
+    // 2 000 criteria: ~22 000 tokens, past the ~4 000 whose arrays are reused between parses
+    const criteria = Array.from({ length: 2000 }, (_, i) => `(title:T%20${i},format:JPEG)`);
+    const long = `List(${criteria.join(',')})`;
+    const expected = Array.from({ length: 2000 }, (_, i) => ({ title: `T ${i}`, format: 'JPEG' }));
+    it.each([
+      ['a long list of maps', long, expected],
+      ['a short list after a long one', 'List((title:a,format:PNG))', [{ title: 'a', format: 'PNG' }]],
+      ['a long list after a short one', long, expected],
+    ])('%s', (_, input, want) => {
+      expect(js(parseElement(input))).toEqual(want);
+    });
+    it.each([
+      ['cut at the end', long.slice(0, -1), 'unexpected end of input', long.length - 1],
+      [
+        'a stray colon in the last criterion',
+        `${long.slice(0, -2)}:)`,
+        "expected ')' but found ':'",
+        long.length - 2,
+      ],
+    ])('reports an error in a long text where it is: %s', (_, input, message, column) => {
+      const err = parseError(input);
+      expect(err.message).toContain(message);
+      expect(err.column).toBe(column);
+      // the next short parse is not confused by what the failed one left behind
+      expect(js(parseElement('(a:List(b,c))'))).toEqual({ a: ['b', 'c'] });
+    });
+  });
+
   describe('round trips with encodeElement (properties)', () => {
     for (const mode of ['path', 'query', 'none'] as UriEncodingMode[]) {
       it(`parses what encodeElement(value, '${mode}') writes back to the value`, () => {
