@@ -34,6 +34,7 @@ import {
 import { optionsAnswerOf } from '../resources/options-answers';
 import type { DocumentationOptions } from '../resources/documentation-routes';
 import { addFastifyDocumentationRoutes } from './documentation-adapters';
+import { sendDirect } from './fastify-direct-send';
 
 /**
  * The resource server as a fastify plugin, so that a service keeps fastify's ecosystem (pino logging,
@@ -364,20 +365,26 @@ const PASS_THROUGH = (payload: unknown): string => payload as string;
 const setReplyHeader = (reply: FastifyReply, name: string, value: string): unknown =>
   reply.header(name, value);
 
-/** Sends an encoded response; says whether its body is a stream (still being written when this returns). */
-function send(reply: FastifyReply, out: EncodedResponse, request?: ResourceRequest): boolean {
+/**
+ * Sends an encoded response; says whether its body is a stream (still being written when this returns).
+ * `direct`: the route handler's responses may skip `reply.send` when it would add nothing
+ * (fastify-direct-send.ts); the error and framework-error handlers' go through fastify, whose error path
+ * keeps state of its own around them.
+ */
+function send(reply: FastifyReply, out: EncodedResponse, request?: ResourceRequest, direct = false): boolean {
+  const extra = request?.responseHeaders;
+  const body = out.body;
+  const paced = out.stream !== undefined || body === undefined ? undefined : pacedBytes(body);
+  if (direct && paced === undefined && sendDirect(reply, out, extra)) return false;
   reply.code(out.status);
   // reply.header() per name: reply.headers() makes an array of names per response
   let latin1 = setHeaders(out.headers, reply, setReplyHeader);
   // what observers added (a request id's echo)
-  const extra = request?.responseHeaders;
   if (extra !== undefined && setHeaders(extra, reply, setReplyHeader)) latin1 = true;
-  const body = out.body;
   if (out.stream !== undefined) {
     reply.send(out.stream);
     return true;
   }
-  const paced = body === undefined ? undefined : pacedBytes(body);
   if (paced !== undefined) {
     reply.header('content-length', String(paced.length));
     reply.send(pacedBody(paced));
@@ -458,9 +465,9 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
     if (isPromise(out)) {
       // a streamed body is still being written when this promise settles: fastify would take the
       // undefined for an empty reply and cut the stream off, so it gets the reply to wait on instead
-      return out.then((r) => (send(reply, r, svc) ? reply : undefined));
+      return out.then((r) => (send(reply, r, svc, true) ? reply : undefined));
     }
-    send(reply, out, svc);
+    send(reply, out, svc, true);
     return undefined;
   };
 
