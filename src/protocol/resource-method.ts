@@ -167,10 +167,10 @@ export function routeResourceMethod(input: RoutingInput): ResourceMethod {
   const http = m === 'GET' || m === 'POST' || m === 'PUT' || m === 'DELETE' ? m : m.toUpperCase();
   // no query (a get, an update, a delete by key): every flag is false, without the look-ups
   const query = input.query.size === 0 ? undefined : input.query;
-  const header0 = input.methodHeader;
+  const header =
+    input.methodHeader === undefined || input.methodHeader === '' ? '' : input.methodHeader.toUpperCase();
   // a GET with neither query nor method header: the table's two rows for it, without the look-ups
-  if (http === 'GET' && query === undefined && (header0 === undefined || header0 === ''))
-    return input.entity ? 'get' : 'get_all';
+  if (http === 'GET' && query === undefined && header === '') return input.entity ? 'get' : 'get_all';
   let action = hasParam(query, QueryParam.ACTION);
   let finder = hasParam(query, QueryParam.FINDER);
   let batchFinder = hasParam(query, QueryParam.BATCH_FINDER);
@@ -192,8 +192,6 @@ export function routeResourceMethod(input: RoutingInput): ResourceMethod {
     finder = false;
     batchFinder = false;
   }
-  const header =
-    input.methodHeader === undefined || input.methodHeader === '' ? '' : input.methodHeader.toUpperCase();
   const found =
     TABLE.get(http)?.get(header)?.[
       flagBits(action, finder, batchFinder, hasParam(query, QueryParam.IDS), input.entity)

@@ -334,9 +334,7 @@ export function bindDeferred(
         )
       : DEFAULT_PAGING;
   // a batch over its limit is refused before any item is bound (issue 22)
-  const batchSize = method.startsWith('batch_')
-    ? (batchSizeOf(method, req.query, req.body, target.batch?.param) ?? 0)
-    : 0;
+  const batchSize = batchSizeOf(method, req.query, req.body, target.batch?.param) ?? 0;
   if (batchSize > 0)
     checkBatchSize(
       batchSize,
