@@ -35,6 +35,7 @@ import { optionsAnswerOf } from '../resources/options-answers';
 import type { DocumentationOptions } from '../resources/documentation-routes';
 import { addFastifyDocumentationRoutes } from './documentation-adapters';
 import { sendDirect } from './fastify-direct-send';
+import { takeOverConnectionTimeout } from './idle-connections';
 
 /**
  * The resource server as a fastify plugin, so that a service keeps fastify's ecosystem (pino logging,
@@ -530,6 +531,7 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
   instance.setNotFoundHandler(handler);
   answerExpectations(instance.server, pipeline, instance.log);
   answerHalfClosedRequests(instance.server);
+  takeOverConnectionTimeout(instance.server);
   instance.setErrorHandler((err, request, reply) => {
     // fastify asks to close the connection after some of its errors (a body over the limit): HTTP/2 has no
     // Connection header (RFC 9113 §8.2.2), which Node's compatibility response drops with a warning

@@ -1,5 +1,5 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { rawPathOf, rawQueryOf } from '../protocol';
 import { HttpClientError, RequestBodyError, SvcPluginOptionsError } from '../resources/errors';
 import {
@@ -29,6 +29,7 @@ import {
 import type { ResourcePipeline } from './pipeline';
 import { DEFAULT_SERVER_TIMEOUTS, svcClientErrorHandler } from './server-options';
 import { pacedBody, pacedBytes } from './paced-body';
+import { closeIdleConnectionsAfter } from './idle-connections';
 import { type SvcCorsOptions, corsHandler } from './cors';
 
 /**
@@ -425,8 +426,8 @@ export function createSvcServer(options: SvcHttpServerOptions, timeouts: SvcServ
     },
     listener,
   );
-  server.setTimeout(t.connectionTimeout);
-  server.on('timeout', (socket: Socket) => socket.destroy());
+  // not server.setTimeout: a timer per socket, re-armed at every request (see idle-connections.ts)
+  closeIdleConnectionsAfter(server, t.connectionTimeout);
   const log = options.logger ?? SILENT;
   answerExpectations(server, listener.pipeline, log);
   answerHalfClosedRequests(server);

@@ -132,3 +132,85 @@ describe('the standalone server', () => {
     ).toThrow(SvcPluginOptionsError);
   });
 });
+
+describe('connectionTimeout (a sweep over the open connections)', () => {
+  const big = 'x'.repeat(16 * 1024 * 1024);
+  const slow = collection({
+    name: 'slow',
+    key: LONG_KEY,
+    value: Photo,
+    methods: {
+      // never answers: a handler that hangs leaves its connection without traffic
+      get: (key) => (key === 1 ? new Promise<Photo>(() => undefined) : PHOTO),
+      // a 16 MiB entity: more than loopback's socket buffers take, so a client that stops reading stalls it
+      getAll: () => ({ elements: [makePhoto(2, big, PhotoFormat.PNG)] }),
+    },
+  });
+
+  async function startWithTimeout(connectionTimeout: number): Promise<number> {
+    server = createSvcServer({ resources: [slow] }, { connectionTimeout });
+    return (await listenOn(server)).port;
+  }
+
+  /**
+   * A raw connection that sends `request`; resolves with what it received once the server closed its end.
+   * A slow reader (`paused`) takes the first bytes, then stops reading: the server's close is seen on the
+   * server's side (the client sees the end only once it read what the kernel holds for it).
+   */
+  function closedAfter(port: number, request: string, paused: boolean): Promise<string> {
+    const serverSide = new Promise<net.Socket>((resolve) => server!.once('connection', resolve));
+    return new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+      let received = '';
+      socket.on('data', (d: Buffer) => {
+        if (received.length < 200) received += d.toString('latin1');
+        if (paused) socket.pause();
+      });
+      socket.on('error', () => undefined);
+      void serverSide.then((s) =>
+        s.once('close', () => {
+          socket.destroy();
+          resolve(received);
+        }),
+      );
+    });
+  }
+
+  it('closes a connection whose request has had no answer and no traffic for the timeout', async () => {
+    const port = await startWithTimeout(300);
+    const received = await closedAfter(
+      port,
+      'GET /slow/1 HTTP/1.1\r\nHost: x\r\nX-RestLi-Protocol-Version: 2.0.0\r\n\r\n',
+      false,
+    );
+    expect(received).toBe('');
+  });
+
+  it('closes a connection whose client stopped reading its response', async () => {
+    const port = await startWithTimeout(300);
+    const received = await closedAfter(
+      port,
+      'GET /slow HTTP/1.1\r\nHost: x\r\nX-RestLi-Protocol-Version: 2.0.0\r\n\r\n',
+      true,
+    );
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('keeps a connection that carries requests more often than the timeout', async () => {
+    const port = await startWithTimeout(1000);
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    let closed = false;
+    socket.on('close', () => (closed = true));
+    let answers = 0;
+    socket.on('data', (d: Buffer) => (answers += d.toString('latin1').split('HTTP/1.1 200 ').length - 1));
+    // 25 requests 100 ms apart: 2.5 s on one connection, 2.5 times the timeout
+    for (let i = 0; i < 25; i++) {
+      socket.write('GET /slow/2 HTTP/1.1\r\nHost: x\r\nX-RestLi-Protocol-Version: 2.0.0\r\n\r\n');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(closed).toBe(false);
+    expect(answers).toBe(25);
+    socket.destroy();
+  });
+});

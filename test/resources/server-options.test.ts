@@ -5,7 +5,8 @@
  */
 import net from 'node:net';
 import fastify, { type FastifyInstance } from 'fastify';
-import { DEFAULT_SERVER_TIMEOUTS, svcPlugin, svcServerOptions } from '../../src';
+import { DEFAULT_SERVER_TIMEOUTS, LONG_KEY, collection, svcPlugin, svcServerOptions } from '../../src';
+import { Photo } from '../generated/fixtures/com/example/photos/Photo';
 import { photoService } from './support/photos';
 
 let app: FastifyInstance;
@@ -161,5 +162,32 @@ describe('svcServerOptions', () => {
       'requestTimeout must be a non-negative integer',
     );
     expect(() => svcServerOptions({ mode: 'loud' as 'production' })).toThrow(/mode/);
+  });
+});
+
+describe('connectionTimeout under svcPlugin', () => {
+  it("closes a connection without traffic for the timeout, by the plugin's sweep rather than a timer per socket", async () => {
+    const hanging = collection({
+      name: 'hanging',
+      key: LONG_KEY,
+      value: Photo,
+      methods: { get: () => new Promise<Photo>(() => undefined) },
+    });
+    const slow = fastify(svcServerOptions({ connectionTimeout: 300 }));
+    await slow.register(svcPlugin, { resources: [hanging] });
+    await slow.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      // Node's per-socket timer is off: the plugin took the timeout over
+      expect(slow.server.timeout).toBe(0);
+      const socket = net.connect((slow.server.address() as net.AddressInfo).port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.write('GET /hanging/1 HTTP/1.1\r\nHost: x\r\nX-RestLi-Protocol-Version: 2.0.0\r\n\r\n');
+      await new Promise((resolve) => socket.once('close', resolve));
+      expect(received).toBe('');
+    } finally {
+      await slow.close();
+    }
   });
 });
