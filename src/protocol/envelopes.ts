@@ -413,6 +413,9 @@ export interface CollectionMetadata {
 function isStartOrCount(piece: string): boolean {
   const eq = piece.indexOf('=');
   const raw = eq === -1 ? piece : piece.slice(0, eq);
+  // a name with nothing to decode is compared as it is (a finder page's link is built per response)
+  if (raw.indexOf('%') === -1 && raw.indexOf('+') === -1)
+    return raw === QueryParam.START || raw === QueryParam.COUNT;
   let name = raw;
   try {
     name = percentDecode(raw, true);
@@ -427,9 +430,19 @@ function isStartOrCount(piece: string): boolean {
  * new `start` and `count` come last (`/greetings?q=search&tone=FRIENDLY&start=10&count=10`).
  */
 export function pagedUri(requestUri: string, start: number, count: number): string {
-  const kept = (rawQueryOf(requestUri) ?? '').split('&').filter((p) => p !== '' && !isStartOrCount(p));
-  kept.push(`${QueryParam.START}=${start}`, `${QueryParam.COUNT}=${count}`);
-  return `${rawPathOf(requestUri)}?${kept.join('&')}`;
+  const query = rawQueryOf(requestUri) ?? '';
+  // one pass over the pieces, no array of them (a finder page builds its links on every response)
+  let kept = '';
+  for (let from = 0; from < query.length;) {
+    let amp = query.indexOf('&', from);
+    if (amp === -1) amp = query.length;
+    if (amp > from) {
+      const piece = query.slice(from, amp);
+      if (!isStartOrCount(piece)) kept += `${piece}&`;
+    }
+    from = amp + 1;
+  }
+  return `${rawPathOf(requestUri)}?${kept}${QueryParam.START}=${start}&${QueryParam.COUNT}=${count}`;
 }
 
 /** What {@link pagingLinks} needs. */

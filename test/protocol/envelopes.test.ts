@@ -184,6 +184,18 @@ describe('collections: finder and get_all', () => {
     expect(pagedUri('/g?f=(a:b%20c)&st%61rt=3', 1, 2)).toBe('/g?f=(a:b%20c)&start=1&count=2');
   });
 
+  it.each([
+    ['/g?&&a=1&&', '/g?a=1&start=1&count=2'],
+    ['/g?start&count=&b', '/g?b&start=1&count=2'],
+    ['/g?st+art=1&%63ount=9&c%3D=1', '/g?st+art=1&c%3D=1&start=1&count=2'],
+    ['/g?startx=1&xcount=2', '/g?startx=1&xcount=2&start=1&count=2'],
+    ['/g?a=%zz&%zz=1', '/g?a=%zz&%zz=1&start=1&count=2'],
+    ['/g?a=1#frag', '/g?a=1&start=1&count=2'],
+    ['/g?', '/g?start=1&count=2'],
+  ])('replaces start and count in %s, keeping every other piece as sent', (uri, paged) => {
+    expect(pagedUri(uri, 1, 2)).toBe(paged);
+  });
+
   const uri = '/greetings?q=search&tone=FRIENDLY';
   const links = (start: number, count: number, n: number, total?: number): string[] =>
     pagingLinks({
