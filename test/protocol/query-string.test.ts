@@ -10,6 +10,7 @@ import {
   isSvcError,
   findLongList,
   parseQueryParams,
+  percentDecode,
   rawPathOf,
   rawQueryOf,
   splitQuery,
@@ -146,6 +147,52 @@ describe('splitting a raw query as the server does', () => {
 
   it('decodes names (+ is a space) but keeps values raw', () => {
     expect(splitQuery('with+space%21=a+b%20c')).toEqual([['with space!', 'a+b%20c']]);
+  });
+
+  it('splits any query as split-on-& then first-= would, long values and bad escapes included', () => {
+    // the reading the scanner must give: pieces on '&', the first '=' of each, the name decoded (by the
+    // protocol's own decoder: this is about the splitting)
+    const naive = (q: string): Array<[string, string]> | 'error' => {
+      const out: Array<[string, string]> = [];
+      for (const piece of q.split('&')) {
+        const eq = piece.indexOf('=');
+        if (piece === '' || eq === 0) continue;
+        const raw = eq === -1 ? piece : piece.slice(0, eq);
+        let name: string;
+        try {
+          name = percentDecode(raw, true);
+        } catch {
+          return 'error';
+        }
+        if (name.includes('\u0000')) return 'error';
+        out.push([name, eq === -1 ? '' : piece.slice(eq + 1)]);
+      }
+      return out;
+    };
+    const piece = fc
+      .array(fc.constantFrom('a', 'b', '=', '&', '%', '+', '2', 'F', '0', '\u0000'), { maxLength: 6 })
+      .map((chars) => chars.join(''));
+    // values past the scanner's 64-character run, so that the indexOf path is taken too
+    const query = fc.array(
+      fc.oneof(
+        piece,
+        piece.map((p) => `${p}=${'v'.repeat(70)}`),
+      ),
+      { maxLength: 6 },
+    );
+    fc.assert(
+      fc.property(query, (pieces) => {
+        const q = pieces.join('&');
+        let got: Array<[string, string]> | 'error';
+        try {
+          got = splitQuery(q);
+        } catch {
+          got = 'error';
+        }
+        expect(got).toEqual(naive(q));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('finds the query and path of a request target', () => {
