@@ -482,21 +482,32 @@ export function pagingLinks(input: PagingLinksInput): Link[] {
 
 /** The `paging` record as a DataMap: `{start, count, total?, links}`. */
 export function collectionMetadataMap(m: CollectionMetadata): DataMap {
-  const map = new DataMap();
-  map.put('start', m.start);
-  map.put('count', m.count);
-  if (m.total !== undefined) map.put('total', m.total);
-  const links = new DataList();
-  for (const l of m.links)
-    links.add(
-      new DataMap([
-        ['rel', l.rel],
-        ['href', l.href],
-        ['type', l.type],
-      ]),
-    );
-  map.put('links', links);
-  return map;
+  return adoptRootMap(collectionMetadataStore(m));
+}
+
+/**
+ * The `paging` record as a fresh raw store, its values checked as `DataMap.put` checks them: a finder page
+ * builds it on every response, and raw stores under one adopted root (as {@link BatchGetBodyBuilder}
+ * builds batch_get bodies) take a third of the instructions of three DataMaps and a DataList (callgrind over
+ * HTTP, the example's finder page: ~6.1k of its ~186k).
+ */
+function collectionMetadataStore(m: CollectionMetadata): Store {
+  const links: unknown[] = [];
+  for (let i = 0; i < m.links.length; i++) {
+    const l = m.links[i]!;
+    links.push({
+      rel: checkValueForFreshStore(l.rel, 'rel'),
+      href: checkValueForFreshStore(l.href, 'href'),
+      type: checkValueForFreshStore(l.type, 'type'),
+    });
+  }
+  const store: Store = {
+    start: checkValueForFreshStore(m.start, 'start'),
+    count: checkValueForFreshStore(m.count, 'count'),
+  };
+  if (m.total !== undefined) store.total = checkValueForFreshStore(m.total, 'total');
+  store.links = links;
+  return store;
 }
 
 /** What a finder or get_all handler produced. */
@@ -509,11 +520,13 @@ export interface CollectionResult {
 
 /** `{"elements":[...],"paging":{...},"metadata"?:{...}}`. */
 export function collectionResponse(r: CollectionResult): DataMap {
-  const body = new DataMap();
-  body.put('elements', new DataList(r.elements));
-  body.put('paging', collectionMetadataMap(r.paging));
-  if (r.metadata !== undefined) body.put('metadata', r.metadata);
-  return body;
+  // raw stores under one adopted root, as collectionMetadataStore (why there)
+  const elements: unknown[] = [];
+  let i = 0;
+  for (const e of r.elements) elements.push(checkValueForFreshStore(e, i++));
+  const body: Store = { elements, paging: collectionMetadataStore(r.paging) };
+  if (r.metadata !== undefined) body.metadata = checkValueForFreshStore(r.metadata, 'metadata');
+  return adoptRootMap(body);
 }
 
 function readPaging(v: DataValue, path: string): CollectionMetadata {
