@@ -1,6 +1,12 @@
 /**
  * The data schema layer: the schema model, the `.pdsc` parser and the resolver.
  */
+import { installSchemaText } from './schema-text';
+
+// `DataSchema.toString()` is the schema's JSON wherever the schema layer is loaded whole (the package root
+// among them); the browser entry leaves it to the page (schema-text.ts)
+installSchemaText();
+export { installSchemaText } from './schema-text';
 export { DataSchemaType } from './data-schema-type';
 export { DataSchema, type SchemaLocation } from './data-schema';
 export { ComplexDataSchema } from './complex-schema';

@@ -34,6 +34,7 @@
  * reads `optional` and nothing else.
  */
 import { DataList, DataMap } from '../data';
+import { installSchemaText } from './schema-text';
 import { ArrayDataSchema } from './array-schema';
 import type { DataSchema, SchemaLocation } from './data-schema';
 import { DataSchemaType } from './data-schema-type';
@@ -66,6 +67,9 @@ import { schemaToJson } from './schema-to-json';
 import { TyperefDataSchema, type JavaBinding } from './typeref-schema';
 import { UnionDataSchema, UnionMember } from './union-schema';
 import { renderValue } from './value-text';
+
+// parsing in Node gives schemas whose toString() is their JSON, as it always was (schema-text.ts)
+installSchemaText();
 
 const UNRESOLVED: DataSchema = UnresolvedDataSchema.INSTANCE;
 
