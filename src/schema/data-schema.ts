@@ -13,8 +13,7 @@ export interface SchemaLocation {
 }
 
 /** What `toString` writes: the canonical JSON once `installSchemaText()` ran, else a short description. */
-let schemaText = (schema: DataSchema): string =>
-  `${schema.getType()} ${schema.getUnionMemberKey()}`;
+let schemaText = (schema: DataSchema): string => `${schema.getType()} ${schema.getUnionMemberKey()}`;
 
 /** @internal sets what `DataSchema.toString` writes (schema-text.ts installs the JSON writer). */
 export function setSchemaText(write: (schema: DataSchema) => string): void {

@@ -93,10 +93,7 @@ describe('the browser client entry (svc-framework/client)', () => {
       transport: true,
       platform: 'web',
       // String(schema) is the JSON only once the page installs the writer (README.md of src/client, "Size")
-      schemaText: [
-        'RECORD com.example.photos.Photo',
-        '{"type":"record","name":"Photo","namespace":"com.e',
-      ],
+      schemaText: ['RECORD com.example.photos.Photo', '{"type":"record","name":"Photo","namespace":"com.e'],
     });
   });
 });
