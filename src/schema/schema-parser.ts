@@ -34,6 +34,7 @@
  * reads `optional` and nothing else.
  */
 import { DataList, DataMap } from '../data';
+import { installSchemaLocations } from './schema-locations';
 import { installSchemaText } from './schema-text';
 import { ArrayDataSchema } from './array-schema';
 import type { DataSchema, SchemaLocation } from './data-schema';
@@ -68,8 +69,10 @@ import { TyperefDataSchema, type JavaBinding } from './typeref-schema';
 import { UnionDataSchema, UnionMember } from './union-schema';
 import { renderValue } from './value-text';
 
-// parsing in Node gives schemas whose toString() is their JSON, as it always was (schema-text.ts)
+// where schemas are parsed (Node), toString() is their JSON and generated classes' schemas keep their
+// locations, as they always did (schema-text.ts, schema-locations.ts)
 installSchemaText();
+installSchemaLocations();
 
 const UNRESOLVED: DataSchema = UnresolvedDataSchema.INSTANCE;
 
