@@ -280,6 +280,8 @@ describe('the per-method calls', () => {
     const typeChecks = (): void => {
       // @ts-expect-error a photo key is a number or bigint
       void get(client, photosInterface, 'one');
+      // @ts-expect-error photos declare no finder named byColour
+      void find(client, photosInterface, 'byColour', {});
       // @ts-expect-error albums declare no finder
       void find(client, exampleInterfaces.albums, 'byTag', { tag: 'x' });
       // @ts-expect-error byTag requires its tag
