@@ -2,6 +2,9 @@
  * Svc: typed HTTP resource services, wire-compatible with the Rest.li 2.0 protocol family.
  * The package root re-exports the public API of every layer.
  */
+// every error code is known here (isSvcError, names, statuses), the CLI's too, though the root does not
+// export the CLI: each module registers its own codes (src/errors/error-table.ts)
+import './cli/cli-error';
 export * from './data';
 export * from './schema';
 export * from './templates';

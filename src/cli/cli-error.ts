@@ -1,4 +1,8 @@
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../errors/svc-error';
+import { CLI_CLI_ERROR_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(CLI_CLI_ERROR_CODES);
 
 /** Exit codes of the `svc` command. */
 export const EXIT_OK = 0;

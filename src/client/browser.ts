@@ -16,6 +16,8 @@ export * from '../streams/portable';
 export { SvcError, isSvcError, type ErrorCode } from '../errors';
 // opt-in: the client validates what it receives with the full validator (~5 KB of a page; README.md, "Size")
 export { installFullValidation } from '../schema/validation/full-validation';
+// opt-in: `String(schema)` as the schema's JSON (~1.1 KB of a page; without it, a short description)
+export { installSchemaText } from '../schema/schema-text';
 // the schema classes generated classes name in their types (`schema(): RecordDataSchema`), as types only, so
 // that generated code type-checks against this entry in a browser project (test/package/package.test.ts)
 export type { DataSchema } from '../schema/data-schema';

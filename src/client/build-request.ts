@@ -28,12 +28,27 @@ import {
   validateHeaders,
 } from './options';
 import type {
+  ActionRequest,
+  BatchCreateRequest,
+  BatchDeleteRequest,
+  BatchFinderRequest,
+  BatchGetRequest,
+  BatchPartialUpdateRequest,
+  BatchUpdateRequest,
+  CollectionRequestCommon,
+  CreateRequest,
+  DeleteRequest,
   Entity,
+  FinderRequest,
+  GetAllRequest,
+  GetRequest,
   PageRequest,
   ParamValue,
   ParamsInit,
+  PartialUpdateRequest,
   Projection,
   RequestDescription,
+  UpdateRequest,
 } from './request-description';
 
 /** An HTTP request ready to send: what {@link buildRequest} makes of a request description. */
@@ -92,15 +107,51 @@ export function buildRequest(
   options: ClientOptions | ResolvedClientOptions,
   version?: ProtocolVersion,
 ): HttpRequest {
+  return buildRequestOf(desc, options, version, requestKindOf(desc));
+}
+
+/** The {@link RequestKind} of a description's method; undefined for an unknown method (or not a description). */
+export function requestKindOf<D extends RequestDescription>(desc: D): RequestKind<D> | undefined {
+  const method = (desc as { method?: unknown } | null)?.method;
+  return typeof desc === 'object' && desc !== null && KNOWN_METHODS.has(method as string)
+    ? (REQUEST_KINDS[method as ResourceMethod] as RequestKind<D>)
+    : undefined;
+}
+
+/**
+ * What one method kind adds to a request: its entity path key, its query parameters and its body. The
+ * per-method calls (`calls.ts`) name their kind's function, so that a page calling only `get` carries no
+ * other kind's request building (README.md, "Size").
+ */
+export type RequestKind<D extends RequestDescription> = (desc: D, parts: RequestParts) => void;
+
+/** The request being built, as a {@link RequestKind} fills it. */
+export interface RequestParts {
+  /** The query parameters so far (the caller's `params` first). */
+  readonly query: Array<[string, DataValue]>;
+  /** The body's data; undefined for a method without one. */
+  bodyData: DataMap | undefined;
+  /** Adds a query parameter unless `value` is undefined. */
+  set(name: string, value: DataValue | undefined): void;
+  /** Appends the entity key to the path (nothing for an undefined key). */
+  entityPath(key: ResourceKey | undefined): void;
+}
+
+/**
+ * {@link buildRequest} for a description of a known kind: `kind` fills in what the method adds (undefined:
+ * the description's method is unknown, refused after the options and version are checked, as before).
+ */
+export function buildRequestOf<D extends RequestDescription>(
+  desc: D,
+  options: ClientOptions | ResolvedClientOptions,
+  version: ProtocolVersion | undefined,
+  kind: RequestKind<D> | undefined,
+): HttpRequest {
   const o = resolveClientOptions(options);
   const v =
     version ?? (o.protocolVersion.kind === 'fixed' ? o.protocolVersion.version : LATEST_PROTOCOL_VERSION);
   checkEncodable(v, v.toString());
-  if (
-    typeof desc !== 'object' ||
-    desc === null ||
-    !KNOWN_METHODS.has((desc as { method?: unknown }).method as string)
-  ) {
+  if (kind === undefined) {
     throw new RequestBuildError(
       `Unknown resource method '${String((desc as { method?: unknown } | null)?.method)}'; expected one of ${RESOURCE_METHODS.join(', ')}`,
     );
@@ -111,110 +162,24 @@ export function buildRequest(
   const set = (name: string, value: DataValue | undefined): void => {
     if (value !== undefined) query.push([name, value]);
   };
-  const entityPath = (key: ResourceKey | undefined): void => {
-    if (key === undefined) return;
-    if (key === '' || (key instanceof ByteString && key.length === 0)) {
-      // wire facts §8: servers only percent-decode a simple path key, so '' would arrive as the
-      // two-character string "''": refuse rather than address another entity
-      throw new RequestBuildError(
-        "An empty string key cannot be sent in a path: a Rest.li server reads a simple path key without the URI grammar, so '' would arrive as the two-character string \"''\"; use a batch method (ids=List('')) for it",
-      );
-    }
-    path += `/${encodeKeyForPath(checkKey(key, 'key'))}`;
-  };
-  let bodyData: DataMap | undefined;
-
-  switch (desc.method) {
-    case 'get':
-      entityPath(desc.key);
-      set(QueryParam.FIELDS, projection(desc.fields, 'fields'));
-      break;
-    case 'batch_get':
-      set(QueryParam.IDS, ids(desc.ids));
-      set(QueryParam.FIELDS, projection(desc.fields, 'fields'));
-      break;
-    case 'create':
-      bodyData = entityData(desc.body, 'body');
-      set(QueryParam.RETURN_ENTITY, returnEntity(desc.returnEntity));
-      set(QueryParam.FIELDS, projection(desc.fields, 'fields'));
-      break;
-    case 'batch_create': {
-      const elements = new DataList();
-      let i = 0;
-      for (const e of iterate(desc.bodies, 'bodies')) elements.add(entityData(e, `bodies[${i++}]`));
-      bodyData = new DataMap([['elements', elements]]);
-      set(QueryParam.RETURN_ENTITY, returnEntity(desc.returnEntity));
-      set(QueryParam.FIELDS, projection(desc.fields, 'fields'));
-      break;
-    }
-    case 'update':
-      entityPath(desc.key);
-      bodyData = entityData(desc.body, 'body');
-      break;
-    case 'batch_update': {
-      const { keys, entities } = keyedBodies(desc.entities, 'entities', (e, where) => entityData(e, where));
-      set(QueryParam.IDS, ids(keys));
-      bodyData = new DataMap([['entities', entities]]);
-      break;
-    }
-    case 'partial_update':
-      entityPath(desc.key);
-      bodyData = patchBody(desc.patch, 'patch');
-      set(QueryParam.RETURN_ENTITY, returnEntity(desc.returnEntity));
-      set(QueryParam.FIELDS, projection(desc.fields, 'fields'));
-      break;
-    case 'batch_partial_update': {
-      const { keys, entities } = keyedBodies(desc.patches, 'patches', (p, where) => patchBody(p, where));
-      set(QueryParam.IDS, ids(keys));
-      bodyData = new DataMap([['entities', entities]]);
-      set(QueryParam.RETURN_ENTITY, returnEntity(desc.returnEntity));
-      set(QueryParam.FIELDS, projection(desc.fields, 'fields'));
-      break;
-    }
-    case 'delete':
-      entityPath(desc.key);
-      break;
-    case 'batch_delete':
-      set(QueryParam.IDS, ids(desc.ids));
-      break;
-    case 'finder':
-    case 'get_all':
-    case 'batch_finder': {
-      if (desc.method !== 'get_all') entityPath(desc.key);
-      if (desc.method === 'finder') set(QueryParam.FINDER, methodName(desc.name, 'name'));
-      if (desc.method === 'batch_finder') {
-        set(QueryParam.BATCH_FINDER, methodName(desc.name, 'name'));
-        const batchParam = methodName(desc.batchParam, 'batchParam');
-        if (RESERVED_PARAMS.has(batchParam) || query.some(([n]) => n === batchParam)) {
-          throw new RequestBuildError(
-            `batchParam '${batchParam}' clashes with ${RESERVED_PARAMS.has(batchParam) ? 'a reserved parameter' : 'a parameter in params'}`,
-          );
-        }
-        const criteria = new DataList();
-        let i = 0;
-        for (const c of iterate(desc.criteria, 'criteria')) criteria.add(entityData(c, `criteria[${i++}]`));
-        set(batchParam, criteria);
+  const parts: RequestParts = {
+    query,
+    bodyData: undefined,
+    set,
+    entityPath: (key) => {
+      if (key === undefined) return;
+      if (key === '' || (key instanceof ByteString && key.length === 0)) {
+        // wire facts §8: servers only percent-decode a simple path key, so '' would arrive as the
+        // two-character string "''": refuse rather than address another entity
+        throw new RequestBuildError(
+          "An empty string key cannot be sent in a path: a Rest.li server reads a simple path key without the URI grammar, so '' would arrive as the two-character string \"''\"; use a batch method (ids=List('')) for it",
+        );
       }
-      const { start, count } = paging(desc.paging);
-      set(QueryParam.START, start);
-      set(QueryParam.COUNT, count);
-      set(QueryParam.FIELDS, projection(desc.fields, 'fields'));
-      set(QueryParam.METADATA_FIELDS, projection(desc.metadataFields, 'metadataFields'));
-      set(QueryParam.PAGING_FIELDS, projection(desc.pagingFields, 'pagingFields'));
-      break;
-    }
-    case 'action':
-      entityPath(desc.key);
-      set(QueryParam.ACTION, methodName(desc.name, 'name'));
-      bodyData = paramsMap(desc.actionParams, 'actionParams');
-      break;
-    default: {
-      const never: never = desc;
-      throw new RequestBuildError(
-        `Unknown resource method '${String((never as { method: unknown }).method)}'`,
-      );
-    }
-  }
+      path += `/${encodeKeyForPath(checkKey(key, 'key'))}`;
+    },
+  };
+  kind(desc, parts);
+  const bodyData = parts.bodyData;
 
   if (desc.altKey !== undefined) {
     if (typeof desc.altKey !== 'string' || desc.altKey === '')
@@ -295,6 +260,133 @@ export function buildRequest(
 }
 
 const MULTIPART_RELATED = 'multipart/related';
+
+// ---------------------------------------------------------------------------------------------------------
+// Method kinds: what each adds to the request (one function each, so that a bundler keeps only those called)
+
+export const getRequestKind: RequestKind<GetRequest<unknown>> = (desc, r) => {
+  r.entityPath(desc.key);
+  r.set(QueryParam.FIELDS, projection(desc.fields, 'fields'));
+};
+
+export const batchGetRequestKind: RequestKind<BatchGetRequest<ResourceKey, unknown>> = (desc, r) => {
+  r.set(QueryParam.IDS, ids(desc.ids));
+  r.set(QueryParam.FIELDS, projection(desc.fields, 'fields'));
+};
+
+export const createRequestKind: RequestKind<CreateRequest<unknown>> = (desc, r) => {
+  r.bodyData = entityData(desc.body, 'body');
+  r.set(QueryParam.RETURN_ENTITY, returnEntity(desc.returnEntity));
+  r.set(QueryParam.FIELDS, projection(desc.fields, 'fields'));
+};
+
+export const batchCreateRequestKind: RequestKind<BatchCreateRequest<unknown>> = (desc, r) => {
+  const elements = new DataList();
+  let i = 0;
+  for (const e of iterate(desc.bodies, 'bodies')) elements.add(entityData(e, `bodies[${i++}]`));
+  r.bodyData = new DataMap([['elements', elements]]);
+  r.set(QueryParam.RETURN_ENTITY, returnEntity(desc.returnEntity));
+  r.set(QueryParam.FIELDS, projection(desc.fields, 'fields'));
+};
+
+export const updateRequestKind: RequestKind<UpdateRequest> = (desc, r) => {
+  r.entityPath(desc.key);
+  r.bodyData = entityData(desc.body, 'body');
+};
+
+export const batchUpdateRequestKind: RequestKind<BatchUpdateRequest> = (desc, r) => {
+  const { keys, entities } = keyedBodies(desc.entities, 'entities', (e, where) => entityData(e, where));
+  r.set(QueryParam.IDS, ids(keys));
+  r.bodyData = new DataMap([['entities', entities]]);
+};
+
+export const partialUpdateRequestKind: RequestKind<PartialUpdateRequest<unknown>> = (desc, r) => {
+  r.entityPath(desc.key);
+  r.bodyData = patchBody(desc.patch, 'patch');
+  r.set(QueryParam.RETURN_ENTITY, returnEntity(desc.returnEntity));
+  r.set(QueryParam.FIELDS, projection(desc.fields, 'fields'));
+};
+
+export const batchPartialUpdateRequestKind: RequestKind<BatchPartialUpdateRequest<ResourceKey, unknown>> = (
+  desc,
+  r,
+) => {
+  const { keys, entities } = keyedBodies(desc.patches, 'patches', (p, where) => patchBody(p, where));
+  r.set(QueryParam.IDS, ids(keys));
+  r.bodyData = new DataMap([['entities', entities]]);
+  r.set(QueryParam.RETURN_ENTITY, returnEntity(desc.returnEntity));
+  r.set(QueryParam.FIELDS, projection(desc.fields, 'fields'));
+};
+
+export const deleteRequestKind: RequestKind<DeleteRequest> = (desc, r) => {
+  r.entityPath(desc.key);
+};
+
+export const batchDeleteRequestKind: RequestKind<BatchDeleteRequest> = (desc, r) => {
+  r.set(QueryParam.IDS, ids(desc.ids));
+};
+
+/** Paging and the three projections, after a collection method's own parameters. */
+function collectionQuery(desc: CollectionRequestCommon<unknown, unknown>, r: RequestParts): void {
+  const { start, count } = paging(desc.paging);
+  r.set(QueryParam.START, start);
+  r.set(QueryParam.COUNT, count);
+  r.set(QueryParam.FIELDS, projection(desc.fields, 'fields'));
+  r.set(QueryParam.METADATA_FIELDS, projection(desc.metadataFields, 'metadataFields'));
+  r.set(QueryParam.PAGING_FIELDS, projection(desc.pagingFields, 'pagingFields'));
+}
+
+export const getAllRequestKind: RequestKind<GetAllRequest<unknown, unknown>> = (desc, r) => {
+  collectionQuery(desc, r);
+};
+
+export const finderRequestKind: RequestKind<FinderRequest<unknown, unknown>> = (desc, r) => {
+  r.entityPath(desc.key);
+  r.set(QueryParam.FINDER, methodName(desc.name, 'name'));
+  collectionQuery(desc, r);
+};
+
+export const batchFinderRequestKind: RequestKind<BatchFinderRequest<unknown, unknown>> = (desc, r) => {
+  r.entityPath(desc.key);
+  r.set(QueryParam.BATCH_FINDER, methodName(desc.name, 'name'));
+  const batchParam = methodName(desc.batchParam, 'batchParam');
+  if (RESERVED_PARAMS.has(batchParam) || r.query.some(([n]) => n === batchParam)) {
+    throw new RequestBuildError(
+      `batchParam '${batchParam}' clashes with ${RESERVED_PARAMS.has(batchParam) ? 'a reserved parameter' : 'a parameter in params'}`,
+    );
+  }
+  const criteria = new DataList();
+  let i = 0;
+  for (const c of iterate(desc.criteria, 'criteria')) criteria.add(entityData(c, `criteria[${i++}]`));
+  r.set(batchParam, criteria);
+  collectionQuery(desc, r);
+};
+
+export const actionRequestKind: RequestKind<ActionRequest<unknown>> = (desc, r) => {
+  r.entityPath(desc.key);
+  r.set(QueryParam.ACTION, methodName(desc.name, 'name'));
+  r.bodyData = paramsMap(desc.actionParams, 'actionParams');
+};
+
+/** Every kind by method name, for {@link buildRequest}, which takes any description. */
+const REQUEST_KINDS: {
+  readonly [M in ResourceMethod]: RequestKind<Extract<RequestDescription, { method: M }>>;
+} = {
+  get: getRequestKind,
+  batch_get: batchGetRequestKind,
+  create: createRequestKind,
+  batch_create: batchCreateRequestKind,
+  update: updateRequestKind,
+  batch_update: batchUpdateRequestKind,
+  partial_update: partialUpdateRequestKind,
+  batch_partial_update: batchPartialUpdateRequestKind,
+  delete: deleteRequestKind,
+  batch_delete: batchDeleteRequestKind,
+  get_all: getAllRequestKind,
+  finder: finderRequestKind,
+  batch_finder: batchFinderRequestKind,
+  action: actionRequestKind,
+};
 
 /** The codec of a request's own `Content-Type` header, or the client's. */
 function requestCodec(o: ResolvedClientOptions, contentType: string | undefined): DataCodec {

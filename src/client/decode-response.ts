@@ -22,7 +22,23 @@ import { ResponseDecodingError, ServiceResponseError } from './errors';
 import { KeyMap } from './key-map';
 import type { AttachmentReader } from '../streams/attachment-reader';
 import type { ResolvedClientOptions } from './options';
-import type { RequestDescription } from './request-description';
+import type {
+  ActionRequest,
+  BatchCreateRequest,
+  BatchDeleteRequest,
+  BatchFinderRequest,
+  BatchGetRequest,
+  BatchPartialUpdateRequest,
+  BatchUpdateRequest,
+  CreateRequest,
+  DeleteRequest,
+  FinderRequest,
+  GetAllRequest,
+  GetRequest,
+  PartialUpdateRequest,
+  RequestDescription,
+  UpdateRequest,
+} from './request-description';
 import type {
   ActionResponse,
   WithoutAttachmentAccessors,
@@ -60,7 +76,35 @@ export function decodeResponse(
   options: ResolvedClientOptions,
   context: ResponseContext = { method: desc.method, url: desc.resource },
 ): SvcResponse {
-  return withAttachmentAccessors(decodeBare(desc, raw, options, context), raw.attachments) as SvcResponse;
+  const kind = Object.prototype.hasOwnProperty.call(RESPONSE_KINDS, desc.method)
+    ? (RESPONSE_KINDS[desc.method] as ResponseKind<RequestDescription>)
+    : undefined;
+  if (kind === undefined) {
+    if (raw.status < 200 || raw.status > 299) throw errorFromResponse(raw, options, context);
+    throw new ResponseDecodingError(`Unknown resource method '${String(desc.method)}'`, raw);
+  }
+  return decodeResponseOf(desc, raw, options, context, kind);
+}
+
+/**
+ * Reads a success response of one method kind. The per-method calls (`calls.ts`) name their kind's
+ * function, so that a page calling only `get` carries no other response shape (README.md, "Size").
+ */
+export type ResponseKind<D extends RequestDescription> = (
+  desc: D,
+  r: Reader,
+) => WithoutAttachmentAccessors<SvcResponse>;
+
+/** {@link decodeResponse} with the method's kind given. */
+export function decodeResponseOf<D extends RequestDescription>(
+  desc: D,
+  raw: RawResponse,
+  options: ResolvedClientOptions,
+  context: ResponseContext,
+  kind: ResponseKind<D>,
+): SvcResponse {
+  if (raw.status < 200 || raw.status > 299) throw errorFromResponse(raw, options, context);
+  return withAttachmentAccessors(kind(desc, new Reader(raw, options)), raw.attachments) as SvcResponse;
 }
 
 /**
@@ -78,142 +122,163 @@ export function withAttachmentAccessors<T extends object>(
   return response;
 }
 
-function decodeBare(
-  desc: RequestDescription,
-  raw: RawResponse,
-  options: ResolvedClientOptions,
-  context: ResponseContext,
-): WithoutAttachmentAccessors<SvcResponse> {
-  if (raw.status < 200 || raw.status > 299) throw errorFromResponse(raw, options, context);
-  const r = new Reader(raw, options);
-  const { status, headers } = raw;
-  switch (desc.method) {
-    case 'get': {
-      const body = r.body();
-      if (body === undefined) throw r.fail('A get response has no entity');
-      return {
-        status,
-        headers,
-        entity: r.wrap(body, desc.template, ''),
-      } satisfies WithoutAttachmentAccessors<EntityResponse<unknown>>;
-    }
-    case 'batch_get': {
-      const b = r.read(() => readBatchGetResponse(r.body()));
-      const keys = new KeyDecoder(desc.ids, desc.keySpec, r);
-      return {
-        status,
-        headers,
-        results: keys.map(b.results, (v, k) => r.wrap(v, desc.template, `/results/${k}`)),
-        statuses: keys.map(b.statuses, (v) => v),
-        errors: keys.map(b.errors, (v) => v),
-      } satisfies WithoutAttachmentAccessors<BatchEntityResponse<ResourceKey, unknown>>;
-    }
-    case 'create': {
-      const rawId = getHeader(headers, options.headerNames.id);
-      const idText = rawId === undefined ? undefined : fromHeaderValue(rawId);
-      const body = r.body();
-      return {
-        status,
-        headers,
-        id: idText === undefined ? undefined : new KeyDecoder([], desc.keySpec, r).decode(idText),
-        idText,
-        location: getHeader(headers, 'location'),
-        entity: body === undefined ? undefined : r.wrap(body, desc.template, ''),
-      } satisfies WithoutAttachmentAccessors<CreateResponse<unknown>>;
-    }
-    case 'batch_create': {
-      const items = r.read(() => readBatchCreateResponse(r.body()));
-      const keys = new KeyDecoder([], desc.keySpec, r);
-      const elements = items.map((s, i): BatchCreateItem<unknown> => ({
-        status: s.status,
-        isError: s.error !== undefined || s.status >= 400,
-        id: s.id === undefined ? undefined : keys.decode(s.id),
-        idText: s.id,
-        location: s.location,
-        error: s.error,
-        entity: s.entity === undefined ? undefined : r.wrap(s.entity, desc.template, `/elements/${i}/entity`),
-      }));
-      return { status, headers, elements } satisfies WithoutAttachmentAccessors<BatchCreateResponse<unknown>>;
-    }
-    case 'update':
-    case 'delete':
-      return { status, headers, entity: undefined } satisfies WithoutAttachmentAccessors<
-        UpdateResponse<unknown>
-      >;
-    case 'partial_update': {
-      const body = r.body();
-      return {
-        status,
-        headers,
-        entity: body === undefined ? undefined : r.wrap(body, desc.template, ''),
-      } satisfies WithoutAttachmentAccessors<UpdateResponse<unknown>>;
-    }
-    case 'batch_update':
-    case 'batch_partial_update':
-    case 'batch_delete': {
-      const b = r.read(() => readBatchUpdateResponse(r.body()));
-      const requested =
-        desc.method === 'batch_delete'
-          ? desc.ids
-          : [...(desc.method === 'batch_update' ? desc.entities : desc.patches)].map(([k]) => k);
-      const template = desc.method === 'batch_partial_update' ? desc.template : undefined;
-      const keys = new KeyDecoder(requested, desc.keySpec, r);
-      return {
-        status,
-        headers,
-        results: keys.map(b.results, (s, k) => ({
-          status: s.status,
-          entity: s.entity === undefined ? undefined : r.wrap(s.entity, template, `/results/${k}/entity`),
-        })),
-        errors: keys.map(b.errors, (v) => v),
-      } satisfies WithoutAttachmentAccessors<BatchStatusResponse<ResourceKey, unknown>>;
-    }
-    case 'get_all':
-    case 'finder': {
-      const c = r.read(() => readCollectionResponse(r.body()));
-      return {
-        status,
-        headers,
-        elements: c.elements.map((e, i) => r.wrap(e, desc.template, `/elements/${i}`)),
-        paging: c.paging,
-        metadata:
-          c.metadata === undefined ? undefined : r.wrap(c.metadata, desc.metadataTemplate, '/metadata'),
-      } satisfies WithoutAttachmentAccessors<CollectionPageResponse<unknown, unknown>>;
-    }
-    case 'batch_finder': {
-      const items = r.read(() => readBatchFinderResponse(r.body()));
-      return {
-        status,
-        headers,
-        results: items.map((c, i) => ({
-          elements: c.elements.map((e, j) => r.wrap(e, desc.template, `/elements/${i}/elements/${j}`)),
-          paging: c.paging,
-          metadata:
-            c.metadata === undefined
-              ? undefined
-              : r.wrap(c.metadata, desc.metadataTemplate, `/elements/${i}/metadata`),
-          isError: c.isError,
-          error: c.error,
-        })),
-      } satisfies WithoutAttachmentAccessors<BatchFinderResponse<unknown, unknown>>;
-    }
-    case 'action': {
-      const value = r.read(() => readActionResponse(r.body()));
-      return {
-        status,
-        headers,
-        value: value === undefined ? undefined : r.wrapValue(value, desc.template, '/value'),
-      } satisfies WithoutAttachmentAccessors<ActionResponse<unknown>>;
-    }
-    default: {
-      const never: never = desc;
-      throw new ResponseDecodingError(
-        `Unknown resource method '${String((never as { method: unknown }).method)}'`,
-        raw,
-      );
-    }
-  }
-}
+// ---------------------------------------------------------------------------------------------------------
+// Method kinds: each reads its own response shape (one function each, so that a bundler keeps only those
+// called)
+
+export const getResponseKind: ResponseKind<GetRequest<unknown>> = (desc, r) => {
+  const body = r.body();
+  if (body === undefined) throw r.fail('A get response has no entity');
+  return {
+    status: r.raw.status,
+    headers: r.raw.headers,
+    entity: r.wrap(body, desc.template, ''),
+  } satisfies WithoutAttachmentAccessors<EntityResponse<unknown>>;
+};
+
+export const batchGetResponseKind: ResponseKind<BatchGetRequest<ResourceKey, unknown>> = (desc, r) => {
+  const b = r.read(() => readBatchGetResponse(r.body()));
+  const keys = new KeyDecoder(desc.ids, desc.keySpec, r);
+  return {
+    status: r.raw.status,
+    headers: r.raw.headers,
+    results: keys.map(b.results, (v, k) => r.wrap(v, desc.template, `/results/${k}`)),
+    statuses: keys.map(b.statuses, (v) => v),
+    errors: keys.map(b.errors, (v) => v),
+  } satisfies WithoutAttachmentAccessors<BatchEntityResponse<ResourceKey, unknown>>;
+};
+
+export const createResponseKind: ResponseKind<CreateRequest<unknown>> = (desc, r) => {
+  const { status, headers } = r.raw;
+  const rawId = getHeader(headers, r.options.headerNames.id);
+  const idText = rawId === undefined ? undefined : fromHeaderValue(rawId);
+  const body = r.body();
+  return {
+    status,
+    headers,
+    id: idText === undefined ? undefined : new KeyDecoder([], desc.keySpec, r).decode(idText),
+    idText,
+    location: getHeader(headers, 'location'),
+    entity: body === undefined ? undefined : r.wrap(body, desc.template, ''),
+  } satisfies WithoutAttachmentAccessors<CreateResponse<unknown>>;
+};
+
+export const batchCreateResponseKind: ResponseKind<BatchCreateRequest<unknown>> = (desc, r) => {
+  const items = r.read(() => readBatchCreateResponse(r.body()));
+  const keys = new KeyDecoder([], desc.keySpec, r);
+  const elements = items.map((s, i): BatchCreateItem<unknown> => ({
+    status: s.status,
+    isError: s.error !== undefined || s.status >= 400,
+    id: s.id === undefined ? undefined : keys.decode(s.id),
+    idText: s.id,
+    location: s.location,
+    error: s.error,
+    entity: s.entity === undefined ? undefined : r.wrap(s.entity, desc.template, `/elements/${i}/entity`),
+  }));
+  return {
+    status: r.raw.status,
+    headers: r.raw.headers,
+    elements,
+  } satisfies WithoutAttachmentAccessors<BatchCreateResponse<unknown>>;
+};
+
+/** update and delete: no body is read. */
+export const noEntityResponseKind: ResponseKind<UpdateRequest | DeleteRequest> = (_desc, r) =>
+  ({ status: r.raw.status, headers: r.raw.headers, entity: undefined }) satisfies WithoutAttachmentAccessors<
+    UpdateResponse<unknown>
+  >;
+
+export const partialUpdateResponseKind: ResponseKind<PartialUpdateRequest<unknown>> = (desc, r) => {
+  const body = r.body();
+  return {
+    status: r.raw.status,
+    headers: r.raw.headers,
+    entity: body === undefined ? undefined : r.wrap(body, desc.template, ''),
+  } satisfies WithoutAttachmentAccessors<UpdateResponse<unknown>>;
+};
+
+/** batch_update, batch_partial_update and batch_delete. */
+export const batchStatusResponseKind: ResponseKind<
+  BatchUpdateRequest | BatchPartialUpdateRequest<ResourceKey, unknown> | BatchDeleteRequest
+> = (desc, r) => {
+  const b = r.read(() => readBatchUpdateResponse(r.body()));
+  const requested =
+    desc.method === 'batch_delete'
+      ? desc.ids
+      : [...(desc.method === 'batch_update' ? desc.entities : desc.patches)].map(([k]) => k);
+  const template = desc.method === 'batch_partial_update' ? desc.template : undefined;
+  const keys = new KeyDecoder(requested, desc.keySpec, r);
+  return {
+    status: r.raw.status,
+    headers: r.raw.headers,
+    results: keys.map(b.results, (s, k) => ({
+      status: s.status,
+      entity: s.entity === undefined ? undefined : r.wrap(s.entity, template, `/results/${k}/entity`),
+    })),
+    errors: keys.map(b.errors, (v) => v),
+  } satisfies WithoutAttachmentAccessors<BatchStatusResponse<ResourceKey, unknown>>;
+};
+
+/** get_all and finder. */
+export const collectionResponseKind: ResponseKind<
+  GetAllRequest<unknown, unknown> | FinderRequest<unknown, unknown>
+> = (desc, r) => {
+  const c = r.read(() => readCollectionResponse(r.body()));
+  return {
+    status: r.raw.status,
+    headers: r.raw.headers,
+    elements: c.elements.map((e, i) => r.wrap(e, desc.template, `/elements/${i}`)),
+    paging: c.paging,
+    metadata: c.metadata === undefined ? undefined : r.wrap(c.metadata, desc.metadataTemplate, '/metadata'),
+  } satisfies WithoutAttachmentAccessors<CollectionPageResponse<unknown, unknown>>;
+};
+
+export const batchFinderResponseKind: ResponseKind<BatchFinderRequest<unknown, unknown>> = (desc, r) => {
+  const items = r.read(() => readBatchFinderResponse(r.body()));
+  return {
+    status: r.raw.status,
+    headers: r.raw.headers,
+    results: items.map((c, i) => ({
+      elements: c.elements.map((e, j) => r.wrap(e, desc.template, `/elements/${i}/elements/${j}`)),
+      paging: c.paging,
+      metadata:
+        c.metadata === undefined
+          ? undefined
+          : r.wrap(c.metadata, desc.metadataTemplate, `/elements/${i}/metadata`),
+      isError: c.isError,
+      error: c.error,
+    })),
+  } satisfies WithoutAttachmentAccessors<BatchFinderResponse<unknown, unknown>>;
+};
+
+export const actionResponseKind: ResponseKind<ActionRequest<unknown>> = (desc, r) => {
+  const value = r.read(() => readActionResponse(r.body()));
+  return {
+    status: r.raw.status,
+    headers: r.raw.headers,
+    value: value === undefined ? undefined : r.wrapValue(value, desc.template, '/value'),
+  } satisfies WithoutAttachmentAccessors<ActionResponse<unknown>>;
+};
+
+/** Every kind by method name, for {@link decodeResponse}, which takes any description. */
+const RESPONSE_KINDS: {
+  readonly [M in ResourceMethod]: ResponseKind<Extract<RequestDescription, { method: M }>>;
+} = {
+  get: getResponseKind,
+  batch_get: batchGetResponseKind,
+  create: createResponseKind,
+  batch_create: batchCreateResponseKind,
+  update: noEntityResponseKind,
+  batch_update: batchStatusResponseKind,
+  partial_update: partialUpdateResponseKind,
+  batch_partial_update: batchStatusResponseKind,
+  delete: noEntityResponseKind,
+  batch_delete: batchStatusResponseKind,
+  get_all: collectionResponseKind,
+  finder: collectionResponseKind,
+  batch_finder: batchFinderResponseKind,
+  action: actionResponseKind,
+};
 
 /**
  * The {@link ServiceResponseError} for a non-2xx response: the body decoded (by its `Content-Type`) and read
@@ -264,11 +329,11 @@ function decodeBody(raw: RawResponse, options: ResolvedClientOptions): DataMap {
 }
 
 /** Reads a success body once, and wraps entities; every failure is a {@link ResponseDecodingError}. */
-class Reader {
+export class Reader {
   private decoded: { value: DataMap | undefined } | undefined;
   constructor(
-    private readonly raw: RawResponse,
-    private readonly options: ResolvedClientOptions,
+    readonly raw: RawResponse,
+    readonly options: ResolvedClientOptions,
   ) {}
 
   /** The body as a map; undefined when empty. */

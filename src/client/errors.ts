@@ -1,7 +1,10 @@
 import type { DataMap } from '../data';
-import { ERROR_TABLE } from '../errors/error-table';
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes, registeredError } from '../errors/svc-error';
 import { type ErrorResponse, ServiceError, errorResponseToDataMap } from '../protocol';
+import { CLIENT_ERRORS_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(CLIENT_ERRORS_CODES);
 
 /**
  * Errors of the client (`SVC_ERR_CLIENT_*`, see `docs/errors.md`). Every failure of a call is one of these,
@@ -190,7 +193,7 @@ export class InflatedResponseTooLargeError extends ResponseTooLargeError {
     const code = 'SVC_ERR_CLIENT_INFLATED_TOO_LARGE';
     // the base class set its own: this is the same failure, one layer in
     Object.defineProperty(this, 'code', { value: code, enumerable: true });
-    this.name = ERROR_TABLE[code][0];
+    this.name = registeredError(code)![0];
     this.message = `The response of ${url} inflates past maxInflatedBytes (${maxInflatedBytes} bytes)`;
     this.maxInflatedBytes = maxInflatedBytes;
   }

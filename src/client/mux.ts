@@ -1,7 +1,7 @@
 import { DataMap, JSON_CONTENT_TYPE } from '../data';
 import type { ProtocolVersion } from '../protocol';
 import { getHeader } from '../protocol';
-import { type HttpRequest, buildRequest } from './build-request';
+import { type HttpRequest, type RequestKind, buildRequestOf } from './build-request';
 import { errorFromResponse } from './decode-response';
 import { RequestBuildError, ResponseDecodingError } from './errors';
 import type { RequestDescription } from './request-description';
@@ -76,9 +76,12 @@ class MuxCollector extends SvcClient {
     super(parent.options);
   }
   /** Built as `prepare` builds, the version resolved by the parent (its cache); never tunneled. */
-  override async prepare(desc: RequestDescription): Promise<HttpRequest> {
+  override async prepareOf<D extends RequestDescription>(
+    desc: D,
+    kind: RequestKind<D> | undefined,
+  ): Promise<HttpRequest> {
     const version: ProtocolVersion = await this.parent.protocolVersionFor(desc.resource);
-    return buildRequest(desc, this.options, version);
+    return buildRequestOf(desc, this.options, version, kind);
   }
   override execute(request: HttpRequest): Promise<RawResponse> {
     return new Promise((resolve, reject) => {

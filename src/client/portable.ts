@@ -87,6 +87,25 @@ export { type HttpRequest, buildRequest, expandResourcePath } from './build-requ
 export { type RawResponse, type TransportOptions, sendHttp } from './transport';
 export { type ResponseContext, decodeResponse, errorFromResponse } from './decode-response';
 export { type ExecuteOptions, SvcClient, createClient } from './svc-client';
+// the per-method calls (modular form): `get(createCoreClient(options), photosInterface, 1)`
+export { CoreClient, createCoreClient } from './core-client';
+export {
+  get,
+  batchGet,
+  create,
+  batchCreate,
+  update,
+  batchUpdate,
+  partialUpdate,
+  batchPartialUpdate,
+  remove,
+  batchDelete,
+  getAll,
+  find,
+  batchFind,
+  callAction,
+  callEntityAction,
+} from './modular';
 export { DEFAULT_QUERY_TUNNEL_THRESHOLD, type TunnelPolicy, tunnelRequest } from './tunnel-encode';
 export { type ResourceClient, type ClientForms } from './resource-client';
 export type {

@@ -1,14 +1,29 @@
-import { Data, DataMap, type DataValue } from '../data';
-import { CompoundKey, type ResourceKey, type SimpleKey, encodeKeyForBody } from '../protocol';
+import type { ResourceKey } from '../protocol';
 import type { KeyType } from '../resources/key-types';
-import type { AttachmentSources } from '../streams/related/encoder';
-import type { ValueType } from '../resources/value-types';
-import { iterate } from './build-request';
-import { decodeResponse, withAttachmentAccessors } from './decode-response';
-import { RequestBuildError, ResponseDecodingError } from './errors';
-import { KeyMap } from './key-map';
+import {
+  type ActionSpecLike,
+  type AltKeyBinding,
+  type EntityLike,
+  actionCall,
+  batchCreateCall,
+  batchDeleteCall,
+  batchFinderCall,
+  batchGetCall,
+  batchPartialUpdateCall,
+  batchUpdateCall,
+  callTarget,
+  checkContract,
+  collectionCall,
+  createCall,
+  deleteCall,
+  getCall,
+  methodPlan,
+  partialUpdateCall,
+  updateCall,
+} from './calls';
+import { RequestBuildError } from './errors';
 import type { ClientOptions } from './options';
-import type { Entity, EntityClass, ParamValue, ParamsInit, RequestDescription } from './request-description';
+import type { Entity } from './request-description';
 import type {
   BatchFinderContract,
   CallOptions,
@@ -22,15 +37,6 @@ import type {
   ResourceContracts,
   ReturnEntityOptions,
 } from './resource-client-types';
-import type {
-  BatchCreateItem,
-  BatchCreateResponse,
-  BatchEntityResponse,
-  BatchStatusResponse,
-  CreateResponse,
-  SvcResponse,
-  WithoutAttachmentAccessors,
-} from './responses';
 import { type RxForms, rxForms } from './rx';
 import { SvcClient } from './svc-client';
 
@@ -115,175 +121,6 @@ export function bindOne(
   return bindResource(core, definition, definition.name, {}, 0, forms.rx);
 }
 
-function checkContract(def: unknown, where: string): asserts def is ResourceContract {
-  const d = def as Partial<ResourceContract> | null;
-  if (
-    typeof d !== 'object' ||
-    d === null ||
-    (d.kind !== 'collection' && d.kind !== 'association' && d.kind !== 'simple' && d.kind !== 'actionsSet') ||
-    typeof d.name !== 'string' ||
-    (d.kind !== 'actionsSet' && typeof (d as { value?: unknown }).value !== 'function') ||
-    typeof d.methods !== 'object' ||
-    d.methods === null ||
-    ((d.kind === 'collection' || d.kind === 'association') && typeof d.key?.toProtocol !== 'function')
-  ) {
-    throw new TypeError(
-      `${where}: not a resource interface or definition (use collectionInterface(...), associationInterface(...), simpleInterface(...), or a collection(...), association(...), simple(...) definition)`,
-    );
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Parameters
-
-interface ParamPlan {
-  readonly name: string;
-  readonly type: ValueType<unknown>;
-  /** The association key part a finder parameter binds in the path. */
-  readonly assocPart: string | undefined;
-}
-
-/** The parameter specs of a finder or action, read by shape as registration does. */
-function paramPlans(params: object | undefined, where: string): readonly ParamPlan[] {
-  if (params === undefined) return [];
-  // the attachments parameter is not a query or body parameter: attachments go as the call's `attachments`
-  const sent = Object.entries(params).filter(
-    ([, spec]) => (spec as { paramKind?: unknown } | undefined)?.paramKind !== 'attachments',
-  );
-  return sent.map(([name, spec]: [string, unknown]): ParamPlan => {
-    const s = spec as {
-      paramKind?: unknown;
-      type?: ValueType<unknown>;
-      part?: string;
-      toData?: unknown;
-    };
-    if (s.paramKind === 'optional' && s.type !== undefined)
-      return { name, type: s.type, assocPart: undefined };
-    if (s.paramKind === 'assocKey' && s.type !== undefined)
-      return { name, type: s.type, assocPart: s.part ?? name };
-    if (typeof s.toData === 'function')
-      return { name, type: spec as ValueType<unknown>, assocPart: undefined };
-    throw new TypeError(`${where}: parameter '${name}' has no type`);
-  });
-}
-
-/** Finder or action parameters as data: query parameters (or the action body) and the path's key parts. */
-function encodeParams(
-  plans: readonly ParamPlan[],
-  values: { readonly [name: string]: unknown } | undefined,
-  where: string,
-): { params: DataMap; assoc: CompoundKey | undefined } {
-  if (values !== undefined && (typeof values !== 'object' || values === null)) {
-    throw new RequestBuildError(`${where}: the parameters must be an object`);
-  }
-  const params = new DataMap();
-  let assoc: CompoundKey | undefined;
-  for (const p of plans) {
-    const v = values?.[p.name];
-    if (v === undefined) continue;
-    let data: DataValue;
-    try {
-      data = p.type.toData(v);
-    } catch (err) {
-      throw new RequestBuildError(
-        `${where}: parameter '${p.name}' is not a ${p.type.typeName}: ${(err as Error).message}`,
-        { cause: err },
-      );
-    }
-    if (p.assocPart !== undefined) (assoc ??= new CompoundKey()).append(p.assocPart, data as SimpleKey);
-    else params.put(p.name, data);
-  }
-  return { params, assoc };
-}
-
-/** The caller's extra query parameters next to the declared ones (declared ones win a clash: none may). */
-function withQuery(params: DataMap, query: ParamsInit | undefined, where: string): ParamsInit {
-  if (query === undefined) return params;
-  const merged = new Map<string, ParamValue>(
-    query instanceof DataMap || query instanceof Map
-      ? (query as ReadonlyMap<string, ParamValue>)
-      : Object.entries(query as { readonly [name: string]: ParamValue }),
-  );
-  for (const [name, value] of params) {
-    if (merged.has(name)) {
-      throw new RequestBuildError(`${where}: query parameter '${name}' is also a declared parameter`);
-    }
-    merged.set(name, value);
-  }
-  return merged;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Binding one resource
-
-/** The request fields every call shares, from its options. */
-function common(options: CallOptions | undefined): {
-  headers?: Readonly<Record<string, string>>;
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  forceQueryTunnel?: boolean;
-  queryTunnelThreshold?: number | false;
-  params?: ParamsInit;
-  fillInDefaults?: boolean;
-  attachments?: AttachmentSources;
-  acceptResponseAttachments?: boolean;
-} {
-  if (options === undefined) return {};
-  if (typeof options !== 'object' || options === null)
-    throw new RequestBuildError('call options must be an object');
-  return {
-    ...(options.headers === undefined ? {} : { headers: options.headers }),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...(options.forceQueryTunnel === undefined ? {} : { forceQueryTunnel: options.forceQueryTunnel }),
-    ...(options.queryTunnelThreshold === undefined
-      ? {}
-      : { queryTunnelThreshold: options.queryTunnelThreshold }),
-    ...(options.query === undefined ? {} : { params: options.query }),
-    ...(options.fillInDefaults === undefined ? {} : { fillInDefaults: options.fillInDefaults }),
-    ...(options.attachments === undefined ? {} : { attachments: options.attachments }),
-    ...(options.acceptResponseAttachments === undefined
-      ? {}
-      : { acceptResponseAttachments: options.acceptResponseAttachments }),
-  };
-}
-
-function projections(o: CollectionOptions | GetOptions | undefined): object {
-  const c = (o ?? {}) as CollectionOptions;
-  return {
-    ...(c.fields === undefined ? {} : { fields: c.fields }),
-    ...(c.metadataFields === undefined ? {} : { metadataFields: c.metadataFields }),
-    ...(c.pagingFields === undefined ? {} : { pagingFields: c.pagingFields }),
-  };
-}
-
-function returnEntity(o: ReturnEntityOptions | undefined): object {
-  return o?.returnEntity === undefined ? {} : { returnEntity: o.returnEntity };
-}
-
-function patchData(patch: PatchInput, where: string): DataMap {
-  if (patch instanceof DataMap) return patch;
-  if (typeof patch === 'object' && patch !== null) {
-    const inner = (patch as { patch?: unknown }).patch;
-    if (inner instanceof DataMap) return inner;
-    try {
-      const data = Data.fromJS(patch);
-      if (data instanceof DataMap) return data;
-    } catch (err) {
-      throw new RequestBuildError(`${where}: the patch is not data: ${(err as Error).message}`, {
-        cause: err,
-      });
-    }
-  }
-  throw new RequestBuildError(`${where}: a patch must be a DataMap or an object like {"$set": {...}}`);
-}
-
-/** An alternative key a client addresses entities by: its `altkey` name and wire key type. */
-interface AltKeyBinding {
-  readonly name: string;
-  readonly key: KeyType<unknown>;
-}
-
 function bindResource(
   core: SvcClient,
   def: ResourceContract,
@@ -294,272 +131,71 @@ function bindResource(
   alt?: AltKeyBinding,
 ): object {
   // an actions set has no entities: only its actions are bound
-  const template = (def as { value?: unknown }).value as EntityClass<unknown>;
+  const t = callTarget(def, path, pathKeys, alt);
   const methods = def.methods as MethodsRecord;
   const has = (name: string): boolean => methods[name] !== undefined;
-  const at = (what: string): string => `${def.name}${alt === undefined ? '' : `.alt(${alt.name})`}.${what}`;
-  const keyed =
-    def.kind === 'simple' || def.kind === 'actionsSet'
-      ? undefined
-      : new TypedKeys(alt?.key ?? def.key, def.name);
-  const base = { resource: path, pathKeys, ...(alt === undefined ? {} : { altKey: alt.name }) };
-
-  /** Sends a description and decodes the response, keeping the raw response for typed decoding errors. */
-  const send = async <T>(
-    desc: RequestDescription,
-    then: (res: SvcResponse, fail: (message: string, cause?: unknown) => Error) => T,
-  ): Promise<T> => {
-    const request = await core.prepare(desc);
-    const raw = await core.execute(request, desc);
-    const res = decodeResponse(desc, raw, core.options, { method: request.resourceMethod, url: request.url });
-    const out = then(
-      res,
-      (message, cause) =>
-        new ResponseDecodingError(message, {
-          status: raw.status,
-          headers: raw.headers,
-          body: raw.body,
-          ...(cause === undefined ? {} : { cause }),
-        }),
-    );
-    // responses rebuilt with typed keys get the attachment accessors back
-    return typeof out === 'object' && out !== null && (out as unknown) !== res
-      ? withAttachmentAccessors(out, raw.attachments)
-      : out;
-  };
-  const plain = <T>(desc: RequestDescription): Promise<T> => send(desc, (r) => r as T);
+  const at = t.at;
+  const keyed = t.keys;
 
   const client: Record<string, unknown> = { path, pathKeys, altKey: alt?.name };
 
-  // entity methods ------------------------------------------------------------------------------------
+  // entity methods: the calls of calls.ts, which the per-method functions (modular.ts) call too ---------
   if (keyed !== undefined) {
-    const k = keyed;
-    if (has('get'))
-      client['get'] = async (key: unknown, o?: GetOptions) =>
-        plain({ method: 'get', ...base, ...common(o), key: k.out(key), template, ...projections(o) });
+    if (has('get')) client['get'] = async (key: unknown, o?: GetOptions) => getCall(core, t, key, o);
     if (has('update'))
       client['update'] = async (key: unknown, entity: EntityLike, o?: CallOptions) =>
-        plain({ method: 'update', ...base, ...common(o), key: k.out(key), body: entity });
+        updateCall(core, t, key, entity, o);
     if (has('partialUpdate'))
       client['partialUpdate'] = async (key: unknown, patch: PatchInput, o?: ReturnEntityOptions) =>
-        plain({
-          method: 'partial_update',
-          ...base,
-          ...common(o),
-          key: k.out(key),
-          patch: patchData(patch, at('partialUpdate')),
-          template,
-          ...returnEntity(o),
-          ...projections(o),
-        });
+        partialUpdateCall(core, t, key, patch, o);
     if (has('delete'))
-      client['delete'] = async (key: unknown, o?: CallOptions) =>
-        plain({ method: 'delete', ...base, ...common(o), key: k.out(key) });
-
+      client['delete'] = async (key: unknown, o?: CallOptions) => deleteCall(core, t, key, o);
     if (has('batchGet'))
-      client['batchGet'] = async (keys: Iterable<unknown>, o?: GetOptions) => {
-        const ids = k.requested(keys, at('batchGet'));
-        return send(
-          {
-            method: 'batch_get',
-            ...base,
-            ...common(o),
-            ids: ids.protocol,
-            keySpec: k.type.spec,
-            template,
-            ...projections(o),
-          },
-          (res, fail) => {
-            const r = res as BatchEntityResponse<ResourceKey, unknown>;
-            return {
-              status: r.status,
-              headers: r.headers,
-              results: k.typedMap(r.results, ids, fail),
-              statuses: k.typedMap(r.statuses, ids, fail),
-              errors: k.typedMap(r.errors, ids, fail),
-            } satisfies WithoutAttachmentAccessors<BatchEntityResponse<unknown, unknown>>;
-          },
-        );
-      };
+      client['batchGet'] = async (keys: Iterable<unknown>, o?: GetOptions) => batchGetCall(core, t, keys, o);
     if (has('create'))
       client['create'] = async (entity: EntityLike, o?: ReturnEntityOptions) =>
-        send(
-          {
-            method: 'create',
-            ...base,
-            ...common(o),
-            body: entity,
-            keySpec: k.type.spec,
-            template,
-            ...returnEntity(o),
-            ...projections(o),
-          },
-          (res, fail) => {
-            const r = res as CreateResponse<unknown>;
-            return { ...r, id: k.typed(r.id, fail) } satisfies WithoutAttachmentAccessors<
-              CreateResponse<unknown, unknown>
-            >;
-          },
-        );
+        createCall(core, t, entity, o);
     if (has('batchCreate'))
       client['batchCreate'] = async (entities: Iterable<EntityLike>, o?: ReturnEntityOptions) =>
-        send(
-          {
-            method: 'batch_create',
-            ...base,
-            ...common(o),
-            bodies: [...iterate(entities, at('batchCreate'))],
-            keySpec: k.type.spec,
-            template,
-            ...returnEntity(o),
-            ...projections(o),
-          },
-          (res, fail) => {
-            const r = res as BatchCreateResponse<unknown>;
-            return {
-              status: r.status,
-              headers: r.headers,
-              elements: r.elements.map((e): BatchCreateItem<unknown, unknown> => ({
-                ...e,
-                id: k.typed(e.id, fail),
-              })),
-            } satisfies WithoutAttachmentAccessors<BatchCreateResponse<unknown, unknown>>;
-          },
-        );
-    const batchStatus = (
-      r: SvcResponse,
-      ids: RequestedKeys,
-      fail: Fail,
-    ): WithoutAttachmentAccessors<BatchStatusResponse<unknown, unknown>> => {
-      const b = r as BatchStatusResponse<ResourceKey, unknown>;
-      return {
-        status: b.status,
-        headers: b.headers,
-        results: k.typedMap(b.results, ids, fail),
-        errors: k.typedMap(b.errors, ids, fail),
-      };
-    };
+        batchCreateCall(core, t, entities, o);
     if (has('batchUpdate'))
-      client['batchUpdate'] = async (entities: Iterable<readonly [unknown, EntityLike]>, o?: CallOptions) => {
-        const { ids, entries } = k.entries(entities, at('batchUpdate'), (e) => e);
-        return send(
-          { method: 'batch_update', ...base, ...common(o), entities: entries, keySpec: k.type.spec },
-          (res, fail) => batchStatus(res, ids, fail),
-        );
-      };
+      client['batchUpdate'] = async (entities: Iterable<readonly [unknown, EntityLike]>, o?: CallOptions) =>
+        batchUpdateCall(core, t, entities, o);
     if (has('batchPartialUpdate'))
       client['batchPartialUpdate'] = async (
         patches: Iterable<readonly [unknown, PatchInput]>,
         o?: ReturnEntityOptions,
-      ) => {
-        const { ids, entries } = k.entries(patches, at('batchPartialUpdate'), (p) =>
-          patchData(p, at('batchPartialUpdate')),
-        );
-        return send(
-          {
-            method: 'batch_partial_update',
-            ...base,
-            ...common(o),
-            patches: entries,
-            keySpec: k.type.spec,
-            template,
-            ...returnEntity(o),
-            ...projections(o),
-          },
-          (res, fail) => batchStatus(res, ids, fail),
-        );
-      };
+      ) => batchPartialUpdateCall(core, t, patches, o);
     if (has('batchDelete'))
-      client['batchDelete'] = async (keys: Iterable<unknown>, o?: CallOptions) => {
-        const ids = k.requested(keys, at('batchDelete'));
-        return send(
-          { method: 'batch_delete', ...base, ...common(o), ids: ids.protocol, keySpec: k.type.spec },
-          (res, fail) => batchStatus(res, ids, fail),
-        );
-      };
+      client['batchDelete'] = async (keys: Iterable<unknown>, o?: CallOptions) =>
+        batchDeleteCall(core, t, keys, o);
   } else {
-    if (has('get'))
-      client['get'] = async (o?: GetOptions) =>
-        plain({ method: 'get', ...base, ...common(o), template, ...projections(o) });
+    if (has('get')) client['get'] = async (o?: GetOptions) => getCall(core, t, undefined, o);
     if (has('update'))
       client['update'] = async (entity: EntityLike, o?: CallOptions) =>
-        plain({ method: 'update', ...base, ...common(o), body: entity });
+        updateCall(core, t, undefined, entity, o);
     if (has('partialUpdate'))
       client['partialUpdate'] = async (patch: PatchInput, o?: ReturnEntityOptions) =>
-        plain({
-          method: 'partial_update',
-          ...base,
-          ...common(o),
-          patch: patchData(patch, at('partialUpdate')),
-          template,
-          ...returnEntity(o),
-          ...projections(o),
-        });
-    if (has('delete'))
-      client['delete'] = async (o?: CallOptions) => plain({ method: 'delete', ...base, ...common(o) });
+        partialUpdateCall(core, t, undefined, patch, o);
+    if (has('delete')) client['delete'] = async (o?: CallOptions) => deleteCall(core, t, undefined, o);
   }
 
   // collections -----------------------------------------------------------------------------------------
-  const pagingOf = (o: CollectionOptions | undefined): object => ({
-    ...(o?.start === undefined ? {} : { start: o.start }),
-    ...(o?.count === undefined ? {} : { count: o.count }),
-  });
-  const collectionCall = (
+  const finderCall = (
     name: string | undefined,
     spec: FinderContract | undefined,
     where: string,
   ): ((values?: Record<string, unknown>, o?: CollectionOptions) => Promise<unknown>) => {
-    const plans = paramPlans(spec?.params, where);
-    const metadataTemplate = spec?.metadata as EntityClass<unknown> | undefined;
-    return async (values, o) => {
-      const { params, assoc } = encodeParams(plans, values, where);
-      const c = common(o);
-      const paging = pagingOf(o);
-      return plain({
-        ...(name === undefined
-          ? { method: 'get_all' as const }
-          : { method: 'finder' as const, name, ...(assoc === undefined ? {} : { key: assoc }) }),
-        ...base,
-        ...c,
-        params: withQuery(params, c.params, where),
-        paging,
-        template,
-        ...(metadataTemplate === undefined ? {} : { metadataTemplate }),
-        ...projections(o),
-      });
-    };
+    const plan = methodPlan('finder', name, spec, where);
+    return async (values, o) => collectionCall(core, t, plan, values, o);
   };
-  const batchFinderCall = (name: string, spec: BatchFinderContract, where: string): unknown => {
-    const batchParam = spec.batchParam;
-    if (typeof batchParam !== 'string' || typeof spec.params !== 'object' || spec.params === null)
-      throw new TypeError(`${where}: not a batch finder (no batchParam or params)`);
-    // the batch parameter is sent from the criteria argument; the others as a finder's parameters
-    const others = Object.fromEntries(Object.entries(spec.params).filter(([n]) => n !== batchParam));
-    const plans = paramPlans(others, where);
-    const metadataTemplate = spec.metadata as EntityClass<unknown> | undefined;
+  const batchFinder = (name: string, spec: BatchFinderContract, where: string): unknown => {
+    const plan = methodPlan('batchFinder', name, spec, where);
     const call = async (
       criteria: Iterable<Entity>,
       values?: Record<string, unknown>,
       o?: CollectionOptions,
-    ): Promise<unknown> => {
-      const list = [...iterate(criteria, where)];
-      const { params, assoc } = encodeParams(plans, values, where);
-      const c = common(o);
-      return plain({
-        method: 'batch_finder',
-        name,
-        batchParam,
-        criteria: list,
-        ...(assoc === undefined ? {} : { key: assoc }),
-        ...base,
-        ...c,
-        params: withQuery(params, c.params, where),
-        paging: pagingOf(o),
-        template,
-        ...(metadataTemplate === undefined ? {} : { metadataTemplate }),
-        ...projections(o),
-      });
-    };
+    ): Promise<unknown> => batchFinderCall(core, t, plan, criteria, values, o);
     const builder = (criteria: readonly Entity[]): object => {
       const send = (values?: Record<string, unknown>, o?: CollectionOptions): Promise<unknown> =>
         call(criteria, values, o);
@@ -574,9 +210,9 @@ function bindResource(
   };
   const getAll = alt === undefined ? methods['getAll'] : undefined;
   if (getAll !== undefined) {
-    if (isFinder(getAll)) client['getAll'] = collectionCall(undefined, getAll, at('getAll'));
+    if (isFinder(getAll)) client['getAll'] = finderCall(undefined, getAll, at('getAll'));
     else {
-      const call = collectionCall(undefined, undefined, at('getAll'));
+      const call = finderCall(undefined, undefined, at('getAll'));
       client['getAll'] = async (o?: CollectionOptions) => call(undefined, o);
     }
   }
@@ -587,7 +223,7 @@ function bindResource(
   if (finders !== undefined) {
     const calls: Record<string, unknown> = {};
     for (const [name, spec] of Object.entries(finders))
-      calls[name] = collectionCall(name, spec, at(`finders.${name}`));
+      calls[name] = finderCall(name, spec, at(`finders.${name}`));
     client['finders'] = Object.freeze(calls);
   }
 
@@ -599,45 +235,20 @@ function bindResource(
   if (batchFinders !== undefined) {
     const calls: Record<string, unknown> = {};
     for (const [name, spec] of Object.entries(batchFinders))
-      calls[name] = batchFinderCall(name, spec, at(`batchFinders.${name}`));
+      calls[name] = batchFinder(name, spec, at(`batchFinders.${name}`));
     client['batchFinders'] = Object.freeze(calls);
   }
 
   // actions ---------------------------------------------------------------------------------------------
-  const actionCall = (name: string, spec: ActionSpecLike, key: ((k: unknown) => ResourceKey) | undefined) => {
-    const where = at(`${key === undefined ? 'actions' : 'entityActions'}.${name}`);
-    const plans = paramPlans(spec.params, where);
-    const returns = spec.returns;
+  const action = (name: string, spec: ActionSpecLike, entity: boolean) => {
+    const plan = methodPlan('action', name, spec, at(`${entity ? 'entityActions' : 'actions'}.${name}`));
     return async (...args: unknown[]): Promise<unknown> => {
-      const [k, values, o] = (key === undefined ? [undefined, ...args] : args) as [
+      const [k, values, o] = (entity ? args : [undefined, ...args]) as [
         unknown,
         Record<string, unknown> | undefined,
         CallOptions | undefined,
       ];
-      const { params } = encodeParams(plans, values, where);
-      return send(
-        {
-          method: 'action',
-          ...base,
-          ...common(o),
-          name,
-          ...(key === undefined ? {} : { key: key(k) }),
-          actionParams: params,
-        },
-        (res, fail) => {
-          const r = res as { status: number; headers: SvcResponse['headers']; value: DataValue | undefined };
-          let value: unknown;
-          if (returns !== undefined) {
-            if (r.value === undefined) throw fail(`The response of action '${name}' has no value`);
-            try {
-              value = returns.fromBody(r.value);
-            } catch (err) {
-              throw fail(`The value of action '${name}' is not a ${returns.typeName}`, err);
-            }
-          }
-          return { status: r.status, headers: r.headers, value };
-        },
-      );
+      return actionCall(core, t, plan, entity, k, values, o);
     };
   };
   const actions =
@@ -646,14 +257,13 @@ function bindResource(
       : undefined;
   if (actions !== undefined) {
     const calls: Record<string, unknown> = {};
-    for (const [name, spec] of Object.entries(actions)) calls[name] = actionCall(name, spec, undefined);
+    for (const [name, spec] of Object.entries(actions)) calls[name] = action(name, spec, false);
     client['actions'] = Object.freeze(calls);
   }
   const entityActions = methods['entityActions'] as { readonly [n: string]: ActionSpecLike } | undefined;
   if (entityActions !== undefined && keyed !== undefined) {
     const calls: Record<string, unknown> = {};
-    for (const [name, spec] of Object.entries(entityActions))
-      calls[name] = actionCall(name, spec, (k) => keyed.out(k));
+    for (const [name, spec] of Object.entries(entityActions)) calls[name] = action(name, spec, true);
     client['entityActions'] = Object.freeze(calls);
   }
 
@@ -704,95 +314,7 @@ function bindResource(
 }
 
 type MethodsRecord = { readonly [name: string]: unknown };
-type EntityLike = DataMap | { data(): DataMap };
-type Fail = (message: string, cause?: unknown) => Error;
-interface ActionSpecLike {
-  readonly params: object;
-  readonly returns?: ValueType<unknown> | undefined;
-}
 
 function isFinder(v: unknown): v is FinderContract {
   return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'finder';
-}
-
-/** The keys a batch request names: protocol keys to send, and typed keys by wire form to answer with. */
-interface RequestedKeys {
-  readonly protocol: readonly ResourceKey[];
-  readonly byWire: ReadonlyMap<string, unknown>;
-}
-
-/** Typed keys ↔ protocol keys for one resource's key type. */
-class TypedKeys {
-  readonly wire: (key: unknown) => string;
-  constructor(
-    readonly type: KeyType<unknown>,
-    private readonly resource: string,
-  ) {
-    this.wire = (key) => encodeKeyForBody(this.out(key));
-  }
-
-  /** The protocol key of a typed key (a protocol key passes as it is). */
-  out(key: unknown): ResourceKey {
-    if (key === undefined || key === null)
-      throw new RequestBuildError(`${this.resource}: a key is required (got ${String(key)})`);
-    try {
-      return this.type.toProtocol(key);
-    } catch (err) {
-      throw new RequestBuildError(
-        `${this.resource}: not a ${this.type.typeName} key: ${(err as Error).message}`,
-        {
-          cause: err,
-        },
-      );
-    }
-  }
-
-  requested(keys: Iterable<unknown>, where: string): RequestedKeys {
-    const protocol: ResourceKey[] = [];
-    const byWire = new Map<string, unknown>();
-    for (const key of iterate(keys, where)) {
-      const p = this.out(key);
-      const w = encodeKeyForBody(p);
-      if (byWire.has(w)) continue;
-      byWire.set(w, key);
-      protocol.push(p);
-    }
-    return { protocol, byWire };
-  }
-
-  entries<I, O>(
-    entries: Iterable<readonly [unknown, I]>,
-    where: string,
-    value: (v: I) => O,
-  ): { ids: RequestedKeys; entries: Array<readonly [ResourceKey, O]> } {
-    const out: Array<readonly [ResourceKey, O]> = [];
-    const byWire = new Map<string, unknown>();
-    for (const entry of iterate(entries, where)) {
-      if (!Array.isArray(entry) || entry.length !== 2)
-        throw new RequestBuildError(`${where}: expected [key, value] entries (an array of pairs or a Map)`);
-      const [key, v] = entry as readonly [unknown, I];
-      const p = this.out(key);
-      byWire.set(encodeKeyForBody(p), key);
-      out.push([p, value(v)]);
-    }
-    return { ids: { protocol: out.map(([p]) => p), byWire }, entries: out };
-  }
-
-  /** A typed key of a response's protocol key: the caller's own when it asked for it. */
-  typed(key: ResourceKey | undefined, fail: Fail, byWire?: ReadonlyMap<string, unknown>): unknown {
-    if (key === undefined) return undefined;
-    const known = byWire?.get(encodeKeyForBody(key));
-    if (known !== undefined) return known;
-    try {
-      return this.type.fromProtocol(key);
-    } catch (err) {
-      throw fail(`The response names a key that is not a ${this.type.typeName}`, err);
-    }
-  }
-
-  typedMap<V>(map: KeyMap<ResourceKey, V>, ids: RequestedKeys, fail: Fail): KeyMap<unknown, V> {
-    const out: Array<readonly [unknown, V]> = [];
-    for (const [key, v] of map) out.push([this.typed(key, fail, ids.byWire), v]);
-    return new KeyMap(out, this.wire);
-  }
 }

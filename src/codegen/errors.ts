@@ -1,4 +1,8 @@
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../errors/svc-error';
+import { CODEGEN_ERRORS_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(CODEGEN_ERRORS_CODES);
 
 /** A schema set the generator cannot turn into classes; the message names the schemas involved. */
 export class CodegenError extends SvcError {

@@ -317,7 +317,7 @@ export class ClassModelBuilder {
       key: `primitive:${type}`,
       tsType: (file) => TS_PRIMITIVES[type] ?? file.type('ByteString', RUNTIME),
       valueType: (file) => TS_PRIMITIVES[type] ?? file.type('ByteString', RUNTIME),
-      coercer: (file) => `${file.value('Coercers', RUNTIME)}.${type}`,
+      coercer: (file) => file.value(`${type}_COERCER`, RUNTIME),
       schemaRef: (file) => `${file.value('SchemaRef', RUNTIME)}.primitive(${quote(name)})`,
       fields: undefined,
       direct: true,
@@ -365,7 +365,7 @@ export class ClassModelBuilder {
           key: `named:${schema.getFullName()}`,
           tsType: cls.type,
           valueType: cls.type,
-          coercer: (f) => `${f.value('Coercers', RUNTIME)}.record(() => ${cls.value(f)})`,
+          coercer: (f) => `${f.value('recordCoercer', RUNTIME)}(() => ${cls.value(f)})`,
           schemaRef: this.#namedRef(schema, file),
           fields,
           direct: false,
@@ -384,7 +384,7 @@ export class ClassModelBuilder {
           key: `named:${schema.getFullName()}`,
           tsType: cls.type,
           valueType: cls.type,
-          coercer: (f) => `${f.value('Coercers', RUNTIME)}.enumOf(() => ${cls.value(f)}, ${quote(name)})`,
+          coercer: (f) => `${f.value('enumCoercer', RUNTIME)}(() => ${cls.value(f)}, ${quote(name)})`,
           schemaRef: this.#namedRef(schema, file),
           fields: undefined,
           direct: true,
@@ -400,7 +400,7 @@ export class ClassModelBuilder {
           key: `named:${schema.getFullName()}`,
           tsType: cls.type,
           valueType: cls.type,
-          coercer: (f) => `${f.value('Coercers', RUNTIME)}.fixed(() => ${cls.value(f)})`,
+          coercer: (f) => `${f.value('fixedCoercer', RUNTIME)}(() => ${cls.value(f)})`,
           schemaRef: this.#namedRef(schema, file),
           fields: undefined,
           direct: false,
@@ -469,7 +469,7 @@ export class ClassModelBuilder {
       key: `custom:${typeref.getFullName()}`,
       tsType: (f) => cls(f, false),
       valueType: (f) => cls(f, false),
-      coercer: (f) => `${f.value('Coercers', RUNTIME)}.custom(() => ${cls(f, true)}, ${base.coercer(f)})`,
+      coercer: (f) => `${f.value('customCoercer', RUNTIME)}(() => ${cls(f, true)}, ${base.coercer(f)})`,
       schemaRef: this.#namedRef(typeref, file),
       fields: undefined,
       direct: true,
@@ -518,7 +518,7 @@ export class ClassModelBuilder {
       key: typeref === undefined ? `union:${file.path}:${name}` : `named:${typeref.getFullName()}`,
       tsType: cls.type,
       valueType: cls.type,
-      coercer: (f) => `${f.value('Coercers', RUNTIME)}.union(() => ${cls.value(f)})`,
+      coercer: (f) => `${f.value('unionCoercer', RUNTIME)}(() => ${cls.value(f)})`,
       schemaRef:
         typeref === undefined
           ? (f) => {
@@ -583,7 +583,7 @@ export class ClassModelBuilder {
       key,
       tsType: cls.type,
       valueType: cls.type,
-      coercer: (f) => `${f.value('Coercers', RUNTIME)}.${kind}(() => ${cls.value(f)})`,
+      coercer: (f) => `${f.value(`${kind}Coercer`, RUNTIME)}(() => ${cls.value(f)})`,
       schemaRef: (f) =>
         `${f.value('SchemaRef', RUNTIME)}.${kind === 'array' ? 'arrayOf' : 'mapOf'}(${items.schemaRef(f)})`,
       fields:

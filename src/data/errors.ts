@@ -1,4 +1,8 @@
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../errors/svc-error';
+import { DATA_ERRORS_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(DATA_ERRORS_CODES);
 
 /** Thrown when a read-only `DataMap`/`DataList` or an unmodifiable view is mutated. */
 export class UnsupportedOperationException extends SvcError {

@@ -1,4 +1,8 @@
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../errors/svc-error';
+import { IDL_ERRORS_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(IDL_ERRORS_CODES);
 
 /** One problem in an IDL file: where (a JSON pointer-like path, `/collection/finders/0/name`) and what. */
 export interface IdlProblem {

@@ -1,4 +1,8 @@
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../errors/svc-error';
+import { PROTOCOL_ERRORS_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(PROTOCOL_ERRORS_CODES);
 
 /**
  * Errors of the protocol layer. Each carries a stable `SVC_ERR_PROTOCOL_*` code (see `docs/errors.md`) whose

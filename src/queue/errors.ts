@@ -1,4 +1,9 @@
 import { SvcError } from '../errors';
+import { registerErrorCodes } from '../errors/svc-error';
+import { QUEUE_ERRORS_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(QUEUE_ERRORS_CODES);
 
 /** A blob id that names no blob (never stored, deleted, or not an id at all). */
 export class BlobNotFoundError extends SvcError {

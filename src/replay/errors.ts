@@ -1,4 +1,8 @@
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../errors/svc-error';
+import { REPLAY_ERRORS_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(REPLAY_ERRORS_CODES);
 
 /**
  * A recording `svc replay` cannot read (`SVC_ERR_REPLAY_INPUT`): a missing file, text that is neither a HAR

@@ -1,4 +1,8 @@
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../errors/svc-error';
+import { RESOURCES_ERRORS_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(RESOURCES_ERRORS_CODES);
 
 /**
  * Errors of the resource server (`SVC_ERR_ROUTE_*`, `SVC_ERR_BIND_*`, `SVC_ERR_INVOKE_*`; see

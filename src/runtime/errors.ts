@@ -1,4 +1,8 @@
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../errors/svc-error';
+import { RUNTIME_ERRORS_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(RUNTIME_ERRORS_CODES);
 
 /** The request was refused by load shedding (503 with `Retry-After`). */
 export class ServiceOverloadedError extends SvcError {

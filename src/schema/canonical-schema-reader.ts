@@ -20,7 +20,8 @@ import { DataSchemaType } from './data-schema-type';
 import { EnumDataSchema } from './enum-schema';
 import { FixedDataSchema } from './fixed-schema';
 import { STATE } from './internal';
-import { LineIndex, scanJson, toData, type JsonNode, type JsonObject } from './json-locations';
+import { parseJsonExact } from '../data/codecs/json-exact-parser';
+import { toData, type JsonNode, type JsonObject } from './json-locations';
 import { MapDataSchema } from './map-schema';
 import type { Deprecation, NamedDataSchema } from './named-schema';
 import { primitiveSchema, UnresolvedDataSchema } from './primitive-schemas';
@@ -127,18 +128,69 @@ const FIELD: ReadonlySet<string> = new Set([
 const MEMBER: ReadonlySet<string> = new Set(['alias', 'type', 'doc']);
 
 /**
+ * How a canonical text becomes JSON nodes: `values` (one per top-level value) and, when the reader keeps
+ * locations, `position` of a node's offset. A text that is not JSON throws.
+ */
+export type CanonicalTextScanner = (text: string) => {
+  readonly values: readonly JsonNode[];
+  readonly position?: ((offset: number) => { line: number; column: number }) | undefined;
+};
+
+/**
+ * The default scanner: the data layer's exact JSON parser (longs beyond 2^53 stay exact; already in every
+ * page that decodes JSON), no locations. The schema layer's modules that Node code loads (its barrel, the
+ * parser) install the locating scanner (`installSchemaLocations()`, schema-locations.ts), so that on Node
+ * every schema, field and member keeps its line and column, as the parser gives them; a browser page leaves
+ * the locating scanner out (~1.3 KB gzipped; README.md of src/client, "Size").
+ */
+export const plainCanonicalScanner: CanonicalTextScanner = (text) => {
+  let value: unknown;
+  try {
+    value = parseJsonExact(text);
+  } catch (err) {
+    throw new Error(`invalid JSON: ${(err as Error).message}`, { cause: err });
+  }
+  return { values: [nodeOf(value)] };
+};
+
+let scanText = plainCanonicalScanner;
+
+/** @internal sets how canonical texts are scanned (schema-locations.ts installs the locating scanner). */
+export function setCanonicalTextScanner(scanner: CanonicalTextScanner): void {
+  scanText = scanner;
+}
+
+/** A parsed JSON value as the reader's nodes, without offsets. */
+function nodeOf(v: unknown): JsonNode {
+  switch (typeof v) {
+    case 'string':
+      return { kind: 'string', offset: -1, value: v };
+    case 'number':
+    case 'bigint':
+      return { kind: 'number', offset: -1, value: v, integral: typeof v === 'bigint' || Number.isInteger(v) };
+    case 'boolean':
+      return { kind: 'boolean', offset: -1, value: v };
+    default:
+      break;
+  }
+  if (v === null) return { kind: 'null', offset: -1 };
+  if (Array.isArray(v)) return { kind: 'array', offset: -1, items: v.map(nodeOf) };
+  const o = v as { readonly [key: string]: unknown };
+  // keys in the order the parser's map gives them, which is a DataMap's order (integer-like keys first)
+  const entries = Object.keys(o).map((key, i) => ({ key, keyOffset: i, value: nodeOf(o[key]) }));
+  return { kind: 'object', offset: -1, entries, map: new Map(entries.map((e) => [e.key, e])) };
+}
+
+/**
  * Reads one canonical text (`file` names it in locations) into `read`: its schemas are built and bound,
  * their references deferred to {@link CanonicalRead.finish}.
  * @throws Error when the text is not JSON
  */
 export function readCanonicalText(read: CanonicalRead, text: string, file: string): void {
-  const scan = scanJson(text);
-  if (scan.error !== undefined) throw new Error(`invalid JSON: ${scan.error.message}`);
-  const lines = new LineIndex(text);
-  const location = (offset: number): { file: string; line: number; column: number } => ({
-    file,
-    ...lines.position(offset),
-  });
+  const scan = scanText(text);
+  const position = scan.position;
+  const location = (offset: number): { file: string; line: number; column: number } | undefined =>
+    position === undefined ? undefined : { file, ...position(offset) };
 
   const str = (o: JsonObject, key: string): string | undefined => {
     const v = o.map.get(key)?.value;

@@ -1,7 +1,6 @@
 import type { DataMap } from '../data';
 import type { DataSchemaType } from './data-schema-type';
 import { EQUALS, type SeenPairs } from './internal';
-import { schemaToJson } from './schema-to-json';
 
 /** Where a schema, field or member was defined in schema text. */
 export interface SchemaLocation {
@@ -11,6 +10,14 @@ export interface SchemaLocation {
   readonly line: number;
   /** 1-based column (UTF-16 code units). */
   readonly column: number;
+}
+
+/** What `toString` writes: the canonical JSON once `installSchemaText()` ran, else a short description. */
+let schemaText = (schema: DataSchema): string => `${schema.getType()} ${schema.getUnionMemberKey()}`;
+
+/** @internal sets what `DataSchema.toString` writes (schema-text.ts installs the JSON writer). */
+export function setSchemaText(write: (schema: DataSchema) => string): void {
+  schemaText = write;
 }
 
 /**
@@ -68,10 +75,12 @@ export abstract class DataSchema {
 
   /**
    * Canonical JSON: stable key order, named schemas in full the first time they appear and by full name
-   * afterwards, includes and typerefs kept. It parses back to an equal schema.
+   * afterwards, includes and typerefs kept. It parses back to an equal schema. The JSON writer is installed
+   * by the package root and the schema layer (`installSchemaText()`, schema-text.ts); in a browser page
+   * without it this is a short description (`RECORD com.example.photos.Photo`), not JSON.
    */
   toString(): string {
-    return schemaToJson(this);
+    return schemaText(this);
   }
 
   /** Structural equality (named schemas by name and content; recursion is handled). */

@@ -1,6 +1,16 @@
 /**
  * The data schema layer: the schema model, the `.pdsc` parser and the resolver.
  */
+import { installSchemaLocations } from './schema-locations';
+import { installSchemaText } from './schema-text';
+
+// `DataSchema.toString()` is the schema's JSON, and schemas read from generated classes keep their
+// locations, wherever the schema layer is loaded whole (the package root among them); the browser entry
+// leaves both out of a page (schema-text.ts, schema-locations.ts)
+installSchemaText();
+installSchemaLocations();
+export { installSchemaText } from './schema-text';
+export { installSchemaLocations } from './schema-locations';
 export { DataSchemaType } from './data-schema-type';
 export { DataSchema, type SchemaLocation } from './data-schema';
 export { ComplexDataSchema } from './complex-schema';

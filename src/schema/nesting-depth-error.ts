@@ -1,5 +1,9 @@
 import { MAX_NESTING_DEPTH } from '../data/limits';
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../errors/svc-error';
+import { SCHEMA_NESTING_DEPTH_ERROR_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(SCHEMA_NESTING_DEPTH_ERROR_CODES);
 
 /** The codes a {@link NestingDepthError} carries: which walk met the too-deep data. */
 export type NestingDepthErrorCode = 'SVC_ERR_SCHEMA_DATA_TOO_DEEP' | 'SVC_ERR_AVRO_DATA_TOO_DEEP';

@@ -1,4 +1,8 @@
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../errors/svc-error';
+import { SCHEMA_SCHEMA_PARSE_ERROR_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(SCHEMA_SCHEMA_PARSE_ERROR_CODES);
 
 /** One problem found in schema text. */
 export interface SchemaProblem {

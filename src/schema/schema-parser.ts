@@ -34,6 +34,8 @@
  * reads `optional` and nothing else.
  */
 import { DataList, DataMap } from '../data';
+import { installSchemaLocations } from './schema-locations';
+import { installSchemaText } from './schema-text';
 import { ArrayDataSchema } from './array-schema';
 import type { DataSchema, SchemaLocation } from './data-schema';
 import { DataSchemaType } from './data-schema-type';
@@ -66,6 +68,11 @@ import { schemaToJson } from './schema-to-json';
 import { TyperefDataSchema, type JavaBinding } from './typeref-schema';
 import { UnionDataSchema, UnionMember } from './union-schema';
 import { renderValue } from './value-text';
+
+// where schemas are parsed (Node), toString() is their JSON and generated classes' schemas keep their
+// locations, as they always did (schema-text.ts, schema-locations.ts)
+installSchemaText();
+installSchemaLocations();
 
 const UNRESOLVED: DataSchema = UnresolvedDataSchema.INSTANCE;
 

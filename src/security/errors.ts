@@ -1,5 +1,9 @@
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../errors/svc-error';
 import { ErrorResponseFormat, ServiceError } from '../protocol';
+import { SECURITY_ERRORS_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(SECURITY_ERRORS_CODES);
 
 /**
  * The errors of authentication, authorization and rate limits. Each is a registry `SvcError`; at the HTTP

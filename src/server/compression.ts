@@ -1,8 +1,12 @@
 import * as zlib from 'node:zlib';
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../errors/svc-error';
 import { RequestBodyError, SvcPluginOptionsError } from '../resources/errors';
 import type { EncodedResponse, RequestHeaders, ResourceRequest } from '../resources/request';
 import { decodeSnappy, decodeSnappyFramed, encodeSnappy, encodeSnappyFramed } from '../protocol/snappy';
+import { SERVER_COMPRESSION_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(SERVER_COMPRESSION_CODES);
 
 /**
  * Compression as the reference's compression filters do it (`ServerCompressionFilter`): a request body sent

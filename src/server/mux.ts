@@ -1,9 +1,13 @@
 import type { CodecRegistry, DataCodec } from '../data';
 import { DataMap, JSON_CONTENT_TYPE } from '../data';
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../errors/svc-error';
 import { getHeader, isHttpToken } from '../protocol';
 import { RequestBodyError, SvcPluginOptionsError } from '../resources/errors';
 import type { ConnectionEvents, EncodedResponse, ResourceRequest, SvcLogger } from '../resources/request';
+import { SERVER_MUX_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(SERVER_MUX_CODES);
 
 /**
  * Multiplexed requests, the reference's `/mux` (Rest.li's multiplexer, `MultiplexedRequestHandlerImpl`):

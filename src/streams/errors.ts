@@ -1,4 +1,9 @@
 import { SvcError } from '../errors';
+import { registerErrorCodes } from '../errors/svc-error';
+import { STREAMS_ERRORS_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(STREAMS_ERRORS_CODES);
 
 /**
  * A write handle used against its contract (the reference's `IllegalStateException`): a write with no

@@ -6,7 +6,15 @@
 import type { ByteString } from '../data/byte-string';
 import type { ArrayDataSchema } from '../schema/array-schema';
 import { DirectArrayTemplate, type ArrayInit } from './array-template';
-import { Coercers } from './coercers';
+import {
+  BOOLEAN_COERCER,
+  BYTES_COERCER,
+  DOUBLE_COERCER,
+  FLOAT_COERCER,
+  INT_COERCER,
+  LONG_COERCER,
+  STRING_COERCER,
+} from './coercers';
 import { SchemaRef } from './schema-registry';
 
 const INT_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('int'));
@@ -14,7 +22,7 @@ const INT_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('int'));
 /** An array of int. */
 export class IntegerArray extends DirectArrayTemplate<number> {
   constructor(init?: ArrayInit<number>) {
-    super(init, Coercers.INT);
+    super(init, INT_COERCER);
   }
 
   override schema(): ArrayDataSchema {
@@ -27,7 +35,7 @@ const LONG_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('long'));
 /** An array of long. */
 export class LongArray extends DirectArrayTemplate<number | bigint> {
   constructor(init?: ArrayInit<number | bigint>) {
-    super(init, Coercers.LONG);
+    super(init, LONG_COERCER);
   }
 
   override schema(): ArrayDataSchema {
@@ -40,7 +48,7 @@ const FLOAT_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('float'));
 /** An array of float. */
 export class FloatArray extends DirectArrayTemplate<number> {
   constructor(init?: ArrayInit<number>) {
-    super(init, Coercers.FLOAT);
+    super(init, FLOAT_COERCER);
   }
 
   override schema(): ArrayDataSchema {
@@ -53,7 +61,7 @@ const DOUBLE_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('double'));
 /** An array of double. */
 export class DoubleArray extends DirectArrayTemplate<number> {
   constructor(init?: ArrayInit<number>) {
-    super(init, Coercers.DOUBLE);
+    super(init, DOUBLE_COERCER);
   }
 
   override schema(): ArrayDataSchema {
@@ -66,7 +74,7 @@ const BOOLEAN_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('boolean'));
 /** An array of boolean. */
 export class BooleanArray extends DirectArrayTemplate<boolean> {
   constructor(init?: ArrayInit<boolean>) {
-    super(init, Coercers.BOOLEAN);
+    super(init, BOOLEAN_COERCER);
   }
 
   override schema(): ArrayDataSchema {
@@ -79,7 +87,7 @@ const STRING_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('string'));
 /** An array of string. */
 export class StringArray extends DirectArrayTemplate<string> {
   constructor(init?: ArrayInit<string>) {
-    super(init, Coercers.STRING);
+    super(init, STRING_COERCER);
   }
 
   override schema(): ArrayDataSchema {
@@ -92,7 +100,7 @@ const BYTES_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('bytes'));
 /** An array of bytes. */
 export class ByteStringArray extends DirectArrayTemplate<ByteString> {
   constructor(init?: ArrayInit<ByteString>) {
-    super(init, Coercers.BYTES);
+    super(init, BYTES_COERCER);
   }
 
   override schema(): ArrayDataSchema {

@@ -5,7 +5,15 @@
 import type { ByteString } from '../data/byte-string';
 import type { MapDataSchema } from '../schema/map-schema';
 import { DirectMapTemplate, type MapInit } from './map-template';
-import { Coercers } from './coercers';
+import {
+  BOOLEAN_COERCER,
+  BYTES_COERCER,
+  DOUBLE_COERCER,
+  FLOAT_COERCER,
+  INT_COERCER,
+  LONG_COERCER,
+  STRING_COERCER,
+} from './coercers';
 import { SchemaRef } from './schema-registry';
 
 const INT_MAP = SchemaRef.mapOf(SchemaRef.primitive('int'));
@@ -13,7 +21,7 @@ const INT_MAP = SchemaRef.mapOf(SchemaRef.primitive('int'));
 /** A map of int. */
 export class IntegerMap extends DirectMapTemplate<number> {
   constructor(init?: MapInit<number>) {
-    super(init, Coercers.INT);
+    super(init, INT_COERCER);
   }
 
   override schema(): MapDataSchema {
@@ -26,7 +34,7 @@ const LONG_MAP = SchemaRef.mapOf(SchemaRef.primitive('long'));
 /** A map of long. */
 export class LongMap extends DirectMapTemplate<number | bigint> {
   constructor(init?: MapInit<number | bigint>) {
-    super(init, Coercers.LONG);
+    super(init, LONG_COERCER);
   }
 
   override schema(): MapDataSchema {
@@ -39,7 +47,7 @@ const FLOAT_MAP = SchemaRef.mapOf(SchemaRef.primitive('float'));
 /** A map of float. */
 export class FloatMap extends DirectMapTemplate<number> {
   constructor(init?: MapInit<number>) {
-    super(init, Coercers.FLOAT);
+    super(init, FLOAT_COERCER);
   }
 
   override schema(): MapDataSchema {
@@ -52,7 +60,7 @@ const DOUBLE_MAP = SchemaRef.mapOf(SchemaRef.primitive('double'));
 /** A map of double. */
 export class DoubleMap extends DirectMapTemplate<number> {
   constructor(init?: MapInit<number>) {
-    super(init, Coercers.DOUBLE);
+    super(init, DOUBLE_COERCER);
   }
 
   override schema(): MapDataSchema {
@@ -65,7 +73,7 @@ const BOOLEAN_MAP = SchemaRef.mapOf(SchemaRef.primitive('boolean'));
 /** A map of boolean. */
 export class BooleanMap extends DirectMapTemplate<boolean> {
   constructor(init?: MapInit<boolean>) {
-    super(init, Coercers.BOOLEAN);
+    super(init, BOOLEAN_COERCER);
   }
 
   override schema(): MapDataSchema {
@@ -78,7 +86,7 @@ const STRING_MAP = SchemaRef.mapOf(SchemaRef.primitive('string'));
 /** A map of string. */
 export class StringMap extends DirectMapTemplate<string> {
   constructor(init?: MapInit<string>) {
-    super(init, Coercers.STRING);
+    super(init, STRING_COERCER);
   }
 
   override schema(): MapDataSchema {
@@ -91,7 +99,7 @@ const BYTES_MAP = SchemaRef.mapOf(SchemaRef.primitive('bytes'));
 /** A map of bytes. */
 export class ByteStringMap extends DirectMapTemplate<ByteString> {
   constructor(init?: MapInit<ByteString>) {
-    super(init, Coercers.BYTES);
+    super(init, BYTES_COERCER);
   }
 
   override schema(): MapDataSchema {

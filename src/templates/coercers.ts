@@ -144,7 +144,7 @@ function primitive<T>(
   };
 }
 
-const INT = primitive<number>(
+const INT = /* @__PURE__ */ primitive<number>(
   'int',
   (v) => {
     if (typeof v === 'number') return (v | 0) === v ? v | 0 : undefined;
@@ -184,7 +184,7 @@ const LONG: Coercer<number | bigint> = {
   },
 };
 
-const FLOAT = primitive<number>(
+const FLOAT = /* @__PURE__ */ primitive<number>(
   'float',
   (v) => {
     const n = typeof v === 'number' ? v : typeof v === 'bigint' ? exactNumber(v) : undefined;
@@ -194,7 +194,7 @@ const FLOAT = primitive<number>(
   (v) => typeof v === 'number' && isFloatValue(v),
 );
 
-const DOUBLE = primitive<number>(
+const DOUBLE = /* @__PURE__ */ primitive<number>(
   'double',
   (v) => {
     if (typeof v === 'number') return v;
@@ -204,21 +204,21 @@ const DOUBLE = primitive<number>(
   (v) => typeof v === 'number',
 );
 
-const BOOLEAN = primitive<boolean>(
+const BOOLEAN = /* @__PURE__ */ primitive<boolean>(
   'boolean',
   (v) => (typeof v === 'boolean' ? v : undefined),
   (d) => (typeof d === 'boolean' ? d : undefined),
   (v) => typeof v === 'boolean',
 );
 
-const STRING = primitive<string>(
+const STRING = /* @__PURE__ */ primitive<string>(
   'string',
   (v) => (typeof v === 'string' ? v : undefined),
   (d) => (typeof d === 'string' ? d : undefined),
   (v) => typeof v === 'string',
 );
 
-const BYTES = primitive<ByteString>(
+const BYTES = /* @__PURE__ */ primitive<ByteString>(
   'bytes',
   (v) => {
     if (v instanceof ByteString) return v;
@@ -387,9 +387,47 @@ function custom<T>(cls: () => CustomClass<T>, base: Coercer<DataPrimitive>): Coe
   };
 }
 
+/** A generated record or error class's coercer (wraps a DataMap). */
+export const recordCoercer = <T extends TemplateInstance<DataMap>>(
+  cls: () => TemplateClass<T, DataMap>,
+): Coercer<T> => template(cls, isMap, false, KIND_MAP);
+/** A generated union class's coercer (wraps a DataMap or Data.NULL). */
+export const unionCoercer = <T extends TemplateInstance<DataMap | DataNull>>(
+  cls: () => TemplateClass<T, DataMap | DataNull>,
+): Coercer<T> => template(cls, isUnionData, false, KIND_MAP);
+/** A generated or built-in array class's coercer (wraps a DataList). */
+export const arrayCoercer = <T extends TemplateInstance<DataList>>(
+  cls: () => TemplateClass<T, DataList>,
+): Coercer<T> => template(cls, isList, false, KIND_LIST);
+/** A generated or built-in map class's coercer (wraps a DataMap). */
+export const mapCoercer = <T extends TemplateInstance<DataMap>>(
+  cls: () => TemplateClass<T, DataMap>,
+): Coercer<T> => template(cls, isMap, false, KIND_MAP);
+/** A generated fixed class's coercer (holds a ByteString; immutable). */
+export const fixedCoercer = <T extends TemplateInstance<ByteString>>(
+  cls: () => TemplateClass<T, ByteString | string>,
+): Coercer<T> => template(cls, isBytes, true);
+
 /**
- * The coercers generated classes use: one constant per primitive type and a factory per generated kind.
- * Class arguments are thunks (`() => Exif`), so that modules that refer to each other load in any order.
+ * The coercers generated classes use, each by its own export (`LONG_COERCER`, `recordCoercer(() => Exif)`),
+ * so that a bundler keeps only those a page's classes name (README.md of src/client, "Size"). Class
+ * arguments are thunks (`() => Exif`), so that modules that refer to each other load in any order.
+ */
+export {
+  INT as INT_COERCER,
+  LONG as LONG_COERCER,
+  FLOAT as FLOAT_COERCER,
+  DOUBLE as DOUBLE_COERCER,
+  BOOLEAN as BOOLEAN_COERCER,
+  STRING as STRING_COERCER,
+  BYTES as BYTES_COERCER,
+  enumOf as enumCoercer,
+  custom as customCoercer,
+};
+
+/**
+ * All the coercers as one object, as generated classes named them before each had its own export (code
+ * generated then still compiles and runs; a page using it carries every coercer).
  */
 export const Coercers = {
   INT,
@@ -402,22 +440,15 @@ export const Coercers = {
   /** A generated enum (`Coercers.enumOf(() => PhotoFormat, 'PhotoFormat')`). */
   enumOf,
   /** A generated record or error class (wraps a DataMap). */
-  record: <T extends TemplateInstance<DataMap>>(cls: () => TemplateClass<T, DataMap>): Coercer<T> =>
-    template(cls, isMap, false, KIND_MAP),
+  record: recordCoercer,
   /** A generated union class (wraps a DataMap or Data.NULL). */
-  union: <T extends TemplateInstance<DataMap | DataNull>>(
-    cls: () => TemplateClass<T, DataMap | DataNull>,
-  ): Coercer<T> => template(cls, isUnionData, false, KIND_MAP),
+  union: unionCoercer,
   /** A generated or built-in array class (wraps a DataList). */
-  array: <T extends TemplateInstance<DataList>>(cls: () => TemplateClass<T, DataList>): Coercer<T> =>
-    template(cls, isList, false, KIND_LIST),
+  array: arrayCoercer,
   /** A generated or built-in map class (wraps a DataMap). */
-  map: <T extends TemplateInstance<DataMap>>(cls: () => TemplateClass<T, DataMap>): Coercer<T> =>
-    template(cls, isMap, false, KIND_MAP),
+  map: mapCoercer,
   /** A generated fixed class (holds a ByteString; immutable). */
-  fixed: <T extends TemplateInstance<ByteString>>(
-    cls: () => TemplateClass<T, ByteString | string>,
-  ): Coercer<T> => template(cls, isBytes, true),
+  fixed: fixedCoercer,
   /** A custom class bound by a typeref of the primitive `base`, through its registered {@link DirectCoercer}. */
   custom,
 } as const;

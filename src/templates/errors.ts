@@ -13,7 +13,11 @@
  * | {@link TemplateSchemaException} | — | a generated module's schema conflicts with another or cannot be resolved |
  * | {@link MissingCoercerException} | — | a custom-bound field is used before a coercer is registered for its class |
  */
-import { SvcError } from '../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../errors/svc-error';
+import { TEMPLATES_ERRORS_CODES } from '../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(TEMPLATES_ERRORS_CODES);
 
 /** Stored data cannot be wrapped, cast or coerced to the binding type. */
 export class TemplateOutputCastException extends SvcError {

@@ -171,6 +171,7 @@ describeWithBrowser('the typed client in Chromium, against the running example',
       get: 'Sunrise over the bay',
       rx: 'Sunrise over the bay',
       finder: { titles: expect.any(Array), paging: [1, 2, expect.any(Number)] },
+      modular: expect.any(Array),
       batchFinder: [1, 404],
       create: [201, 'From the browser'],
       batchGet: {
@@ -194,6 +195,10 @@ describeWithBrowser('the typed client in Chromium, against the running example',
         'rejected: ClientOptionsError (attachments)',
       ],
     });
+    // the per-method `find` got the page the facade's finder got
+    const got = out as { modular: string[]; finder: { titles: string[] } };
+    expect(got.modular).toEqual(got.finder.titles);
+    expect(got.modular.length).toBeGreaterThan(0);
     expect(errors).toEqual([]);
   });
 

@@ -41,6 +41,9 @@ describe('the browser client entry (svc-framework/client)', () => {
           const pson = new svc.PsonCodec();
           const json = new svc.JsonCodec();
           const photo = new Photo().setTitle('Harbour').setFormat(PhotoFormat.PNG);
+          const schemaBefore = String(photo.schema());
+          svc.installSchemaText();
+          const schemaAfter = String(photo.schema()).slice(0, 50);
           const request = svc.buildRequest(
             { method: 'batch_get', resource: 'photos', ids: [1, 2] },
             svc.resolveClientOptions({ baseUrl: 'http://h' }),
@@ -58,6 +61,7 @@ describe('the browser client entry (svc-framework/client)', () => {
             tunneled: [tunneled.method, tunneled.headers['Content-Type']?.slice(0, 26)],
             transport: svc.resolveClientOptions({ baseUrl: 'http://h' }).fetch === svc.webFetch,
             platform: svc.clientPlatform().name,
+            schemaText: [schemaBefore, schemaAfter],
           };
         `,
       },
@@ -88,6 +92,8 @@ describe('the browser client entry (svc-framework/client)', () => {
       tunneled: ['POST', 'multipart/mixed; boundary='],
       transport: true,
       platform: 'web',
+      // String(schema) is the JSON only once the page installs the writer (README.md of src/client, "Size")
+      schemaText: ['RECORD com.example.photos.Photo', '{"type":"record","name":"Photo","namespace":"com.e'],
     });
   });
 });

@@ -185,7 +185,7 @@ describe('unions', () => {
     );
     const foo = files.get('com/acme/Foo.ts')!;
     expect(foo).toContain('getStamp(): Stamp {');
-    expect(foo).toContain("Stamp: memberDef('long', Coercers.LONG)");
+    expect(foo).toContain("Stamp: memberDef('long', LONG_COERCER)");
     expect(foo).toContain('getBar(): Bar {');
     expect(foo).toContain('getMap(): IntegerMap {');
   });
@@ -272,7 +272,7 @@ describe('custom bindings', () => {
        ${record('Foo', '{ "name": "at", "type": "When" }, { "name": "id", "type": "Id" }')}`,
     );
     const foo = files.get('com/acme/Foo.ts')!;
-    expect(foo).toContain("at: fieldDef('at', Coercers.custom(() => Date, Coercers.LONG)),");
+    expect(foo).toContain("at: fieldDef('at', customCoercer(() => Date, LONG_COERCER)),");
     expect(foo).toContain("import { Id } from '@acme/ids';");
     expect(files.get('com/acme/When.ts')).toContain('export type When = Date;');
     // the typeref Id and the class Id share a name: the import is aliased in the typeref's file

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ERROR_TABLE_FILE, errorTableText } from '../../scripts/error-table';
+import { ERROR_TABLE_FILE, errorModules, errorTableText, tableName } from '../../scripts/error-table';
 import { ERROR_CODES, type ErrorCode } from '../../src/errors';
-import { ERROR_TABLE } from '../../src/errors/error-table';
+import * as tables from '../../src/errors/error-table';
+import { isSvcError, registeredError } from '../../src/errors/svc-error';
+// the package root loads every layer, so every module registers its codes
+import '../../src';
 
 interface DocRow {
   code: string;
@@ -83,10 +86,34 @@ describe('the error registry', () => {
     expect(new Set(rows.map((r) => r.code)).size).toBe(rows.length);
   });
 
-  it('has the browser table (error-table.ts) in step: each code with its class and status', () => {
+  it('has the run-time tables (error-table.ts) in step: each code with its class and status', () => {
     expect(readFileSync(ERROR_TABLE_FILE, 'utf8')).toBe(errorTableText());
-    expect(Object.entries(ERROR_TABLE)).toEqual(
-      Object.entries(ERROR_CODES).map(([code, info]) => [code, [info.errorName, info.status]]),
-    );
+    for (const table of Object.values(tables) as Array<Record<string, unknown>>)
+      for (const [code, entry] of Object.entries(table)) {
+        const info = ERROR_CODES[code as ErrorCode];
+        expect([code, entry]).toEqual([code, [info.errorName, info.status]]);
+      }
+  });
+
+  it('has every code in the table of a module that defines its error class', () => {
+    const tabled = new Set(errorModules().flatMap((m) => m.codes));
+    expect(Object.keys(ERROR_CODES).filter((c) => !tabled.has(c))).toEqual([]);
+  });
+
+  it('has each module register its own table where its classes are', () => {
+    for (const { module } of errorModules()) {
+      const text = readFileSync(join(__dirname, '../../src', module), 'utf8');
+      expect([module, text.includes(`registerErrorCodes(${tableName(module)});`)]).toEqual([module, true]);
+    }
+  });
+
+  it('maps every code as before when the package root is loaded: isSvcError, name and status', () => {
+    for (const [code, info] of Object.entries(ERROR_CODES)) {
+      expect([code, registeredError(code)]).toEqual([code, [info.errorName, info.status]]);
+      expect([code, isSvcError({ code, name: info.errorName }, info.errorName, code as ErrorCode)]).toEqual([
+        code,
+        true,
+      ]);
+    }
   });
 });

@@ -1,4 +1,8 @@
-import { SvcError } from '../../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../../errors/svc-error';
+import { IDL_COMPAT_ERRORS_CODES } from '../../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(IDL_COMPAT_ERRORS_CODES);
 
 /**
  * An input of the compatibility checker that cannot be read or is malformed (`SVC_ERR_COMPAT_INPUT`): a

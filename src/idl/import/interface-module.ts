@@ -186,7 +186,8 @@ export function interfaceModule(source: IdlResourceSource, ctx: ModuleContext): 
         ...doc.split('\n').map((l) => ` * ${l.replace(/\*\//g, '*\\/')}`.trimEnd()),
         ...(deprecated ? [' * @deprecated'] : []),
         ' */',
-        `export const ${name} = ${code.rt(factory)}(${obj(entries, '')});`,
+        // pure: a bundler drops the interfaces a page does not import (README.md of src/client, "Size")
+        `export const ${name} = /* @__PURE__ */ ${code.rt(factory)}(${obj(entries, '')});`,
       ].join('\n'),
     );
     return name;

@@ -8,7 +8,11 @@
  * `ERROR :: <path> :: <text>` shape with the path in the data.
  */
 import { ByteString, Data, DataList, DataMap, type DataValue } from '../../data';
-import { SvcError } from '../../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../../errors/svc-error';
+import { SCHEMA_AVRO_ERRORS_CODES } from '../../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(SCHEMA_AVRO_ERRORS_CODES);
 
 /** The codes a {@link SchemaTranslationError} carries. */
 export type SchemaTranslationErrorCode =

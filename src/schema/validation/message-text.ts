@@ -3,6 +3,7 @@
  * messages read the same as Rest.li's (restli-wire-facts §9.2).
  */
 import type { DataSchema } from '../data-schema';
+import { schemaToJson } from '../schema-to-json';
 
 /**
  * A value as the reference prints it with `String.valueOf`: a string as is (no quotes), numbers, longs and
@@ -35,7 +36,7 @@ export function valueText(value: unknown): string {
  * name the union. Key order is Svc's canonical order, which may differ from the reference's.
  */
 export function spacedSchemaText(schema: DataSchema): string {
-  return spacedJson(schema.toString());
+  return spacedJson(schemaToJson(schema));
 }
 
 /** Re-spaces compact JSON text token by token (no parsing, so long literals stay exact). */

@@ -1,5 +1,9 @@
-import { SvcError } from '../../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../../errors/svc-error';
 import type { ValidationResult } from './validation-result';
+import { SCHEMA_VALIDATION_VALIDATION_ERROR_CODES } from '../../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(SCHEMA_VALIDATION_VALIDATION_ERROR_CODES);
 
 /**
  * Thrown (by callers that want an exception, such as `svc validate` or a server's input filter) when data

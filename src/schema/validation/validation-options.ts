@@ -1,7 +1,11 @@
-import { SvcError } from '../../errors/svc-error';
+import { SvcError, registerErrorCodes } from '../../errors/svc-error';
 import { COERCION_MODES, CoercionMode } from './coercion-mode';
 import { REQUIRED_MODES, RequiredMode } from './required-mode';
 import { UNRECOGNIZED_FIELD_MODES, UnrecognizedFieldMode } from './unrecognized-field-mode';
+import { SCHEMA_VALIDATION_VALIDATION_OPTIONS_CODES } from '../../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(SCHEMA_VALIDATION_VALIDATION_OPTIONS_CODES);
 
 /**
  * Options of {@link validate}. Every option may be left out; {@link DEFAULT_VALIDATION_OPTIONS} holds the

@@ -1,4 +1,9 @@
 import { SvcError } from '../../errors';
+import { registerErrorCodes } from '../../errors/svc-error';
+import { STREAMS_MULTIPART_ERRORS_CODES } from '../../errors/error-table';
+
+// this module's error codes, registered where its classes are (src/errors/error-table.ts)
+registerErrorCodes(STREAMS_MULTIPART_ERRORS_CODES);
 
 /**
  * A multipart envelope that does not parse, or goes over a limit. The parser is shared: tunneling maps

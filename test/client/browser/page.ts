@@ -8,8 +8,10 @@ import {
   GetMode,
   attachmentStreams,
   createDefaultCodecRegistry,
+  createCoreClient,
   createResourceClient,
   entity,
+  find,
   rxForms,
   webAttachments,
   writerFromBlob,
@@ -81,6 +83,15 @@ async function calls(baseUrl: string) {
 
   out.get = (await api.photos.get(1)).entity.getTitle();
   out.rx = (await firstValueFrom(api.photos.rx.get(1).pipe(entity()))).getTitle();
+  // the per-method form (modular.ts): a finder imported on its own, on a client of options only
+  const modular = await find(
+    createCoreClient({ baseUrl }),
+    exampleInterfaces.photos,
+    'titleAndOrFormat',
+    { format: PhotoFormat.JPEG },
+    { start: 1, count: 2 },
+  );
+  out.modular = modular.elements.map((p) => p.getTitle());
 
   const page = await api.photos.finders.titleAndOrFormat(
     { format: PhotoFormat.JPEG },

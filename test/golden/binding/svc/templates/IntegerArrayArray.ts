@@ -5,14 +5,14 @@
 import {
   type ArrayDataSchema,
   type ArrayInit,
-  Coercers,
   IntegerArray,
   SchemaRef,
   WrappingArrayTemplate,
+  arrayCoercer,
 } from 'svc-framework';
 
 const IntegerArrayArray$schema = SchemaRef.arrayOf(SchemaRef.arrayOf(SchemaRef.primitive('int')));
-const IntegerArrayArray$items = Coercers.array(() => IntegerArray);
+const IntegerArrayArray$items = arrayCoercer(() => IntegerArray);
 
 /** An array of array of int. */
 export class IntegerArrayArray extends WrappingArrayTemplate<IntegerArray> {

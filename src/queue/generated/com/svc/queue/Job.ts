@@ -4,16 +4,22 @@
 
 import {
   type ArrayPathSpec,
-  Coercers,
+  DOUBLE_COERCER,
   type GetMode,
+  INT_COERCER,
+  LONG_COERCER,
   PathSpec,
   type RecordDataSchema,
   RecordTemplate,
+  STRING_COERCER,
   type SetMode,
+  arrayCoercer,
   arrayPathSpecs,
   childPath,
+  enumCoercer,
   fieldDef,
   fieldPath,
+  recordCoercer,
   registerSchema,
 } from '../../../../template-runtime';
 import { JobAttachment_Fields } from './JobAttachment';
@@ -24,18 +30,18 @@ import { JobState } from './JobState';
 
 const Job$schema = registerSchema<RecordDataSchema>('com.svc.queue.Job', '{"type":"record","name":"Job","namespace":"com.svc.queue","doc":"A background job over stored attachments, as the jobs resource shows it.","fields":[{"name":"id","type":"string"},{"name":"name","type":"string","doc":"The job name, which picks its processor (e.g. `photo.process`)."},{"name":"state","type":"com.svc.queue.JobState"},{"name":"progress","type":"double","doc":"0 to 100, as the processor last reported it."},{"name":"attempts","type":"int","doc":"Attempts started so far."},{"name":"maxAttempts","type":"int"},{"name":"payload","type":"com.svc.queue.JobPayload","doc":"What the job was enqueued with (a JSON object)."},{"name":"attachments","type":{"type":"array","items":"com.svc.queue.JobAttachment"},"doc":"The attachments the job reads, as stored.","default":[]},{"name":"result","type":"com.svc.queue.JobPayload","doc":"The processor\'s result, once COMPLETED.","optional":true},{"name":"error","type":"com.svc.queue.JobError","doc":"The last attempt\'s error (FAILED, CANCELLED, or DELAYED before a retry).","optional":true},{"name":"createdAt","type":"long","doc":"When it was enqueued (ms since the epoch)."},{"name":"finishedAt","type":"long","doc":"When it reached its final state (ms since the epoch).","optional":true}]}');
 const Job$fields = {
-  id: fieldDef('id', Coercers.STRING),
-  name: fieldDef('name', Coercers.STRING),
-  state: fieldDef('state', Coercers.enumOf(() => JobState, 'JobState')),
-  progress: fieldDef('progress', Coercers.DOUBLE),
-  attempts: fieldDef('attempts', Coercers.INT),
-  maxAttempts: fieldDef('maxAttempts', Coercers.INT),
-  payload: fieldDef('payload', Coercers.record(() => JobPayload)),
-  attachments: fieldDef('attachments', Coercers.array(() => JobAttachmentArray)),
-  result: fieldDef('result', Coercers.record(() => JobPayload)),
-  error: fieldDef('error', Coercers.record(() => JobError)),
-  createdAt: fieldDef('createdAt', Coercers.LONG),
-  finishedAt: fieldDef('finishedAt', Coercers.LONG),
+  id: fieldDef('id', STRING_COERCER),
+  name: fieldDef('name', STRING_COERCER),
+  state: fieldDef('state', enumCoercer(() => JobState, 'JobState')),
+  progress: fieldDef('progress', DOUBLE_COERCER),
+  attempts: fieldDef('attempts', INT_COERCER),
+  maxAttempts: fieldDef('maxAttempts', INT_COERCER),
+  payload: fieldDef('payload', recordCoercer(() => JobPayload)),
+  attachments: fieldDef('attachments', arrayCoercer(() => JobAttachmentArray)),
+  result: fieldDef('result', recordCoercer(() => JobPayload)),
+  error: fieldDef('error', recordCoercer(() => JobError)),
+  createdAt: fieldDef('createdAt', LONG_COERCER),
+  finishedAt: fieldDef('finishedAt', LONG_COERCER),
 };
 
 /** A background job over stored attachments, as the jobs resource shows it. */

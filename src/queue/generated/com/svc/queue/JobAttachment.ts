@@ -3,11 +3,12 @@
 /* eslint-disable */
 
 import {
-  Coercers,
   type GetMode,
+  LONG_COERCER,
   PathSpec,
   type RecordDataSchema,
   RecordTemplate,
+  STRING_COERCER,
   type SetMode,
   fieldDef,
   fieldPath,
@@ -16,9 +17,9 @@ import {
 
 const JobAttachment$schema = registerSchema<RecordDataSchema>('com.svc.queue.JobAttachment', '{"type":"record","name":"JobAttachment","namespace":"com.svc.queue","fields":[{"name":"attachmentId","type":"string","doc":"The attachment\'s id as it came (its Content-ID)."},{"name":"blobId","type":"string"},{"name":"size","type":"long"}]}');
 const JobAttachment$fields = {
-  attachmentId: fieldDef('attachmentId', Coercers.STRING),
-  blobId: fieldDef('blobId', Coercers.STRING),
-  size: fieldDef('size', Coercers.LONG),
+  attachmentId: fieldDef('attachmentId', STRING_COERCER),
+  blobId: fieldDef('blobId', STRING_COERCER),
+  size: fieldDef('size', LONG_COERCER),
 };
 
 /** The record com.svc.queue.JobAttachment. */

@@ -5,14 +5,14 @@
 import {
   type ArrayDataSchema,
   type ArrayInit,
-  Coercers,
   SchemaRef,
   WrappingArrayTemplate,
+  recordCoercer,
 } from '../../../../template-runtime';
 import { JobAttachment } from './JobAttachment';
 
 const JobAttachmentArray$schema = SchemaRef.arrayOf(SchemaRef.named('com.svc.queue.JobAttachment'));
-const JobAttachmentArray$items = Coercers.record(() => JobAttachment);
+const JobAttachmentArray$items = recordCoercer(() => JobAttachment);
 
 /** An array of record JobAttachment. */
 export class JobAttachmentArray extends WrappingArrayTemplate<JobAttachment> {

@@ -3,11 +3,11 @@
 /* eslint-disable */
 
 import {
-  Coercers,
   type GetMode,
   PathSpec,
   type RecordDataSchema,
   RecordTemplate,
+  STRING_COERCER,
   type SetMode,
   fieldDef,
   fieldPath,
@@ -16,9 +16,9 @@ import {
 
 const JobError$schema = registerSchema<RecordDataSchema>('com.svc.queue.JobError', '{"type":"record","name":"JobError","namespace":"com.svc.queue","fields":[{"name":"name","type":"string"},{"name":"message","type":"string"},{"name":"code","type":"string","doc":"The Svc error code, when the error had one.","optional":true}]}');
 const JobError$fields = {
-  name: fieldDef('name', Coercers.STRING),
-  message: fieldDef('message', Coercers.STRING),
-  code: fieldDef('code', Coercers.STRING),
+  name: fieldDef('name', STRING_COERCER),
+  message: fieldDef('message', STRING_COERCER),
+  code: fieldDef('code', STRING_COERCER),
 };
 
 /** The record com.svc.queue.JobError. */

@@ -3,12 +3,13 @@
 /* eslint-disable */
 
 import {
-  Coercers,
   DataMap,
   type GetMode,
+  INT_COERCER,
   PathSpec,
   type RecordDataSchema,
   RecordTemplate,
+  STRING_COERCER,
   type SetMode,
   type UnionDataSchema,
   UnionTemplate,
@@ -17,11 +18,12 @@ import {
   fieldPath,
   memberDef,
   registerSchema,
+  unionCoercer,
 } from 'svc-framework';
 
 const Base$schema = registerSchema<RecordDataSchema>('com.example.binding.Base', '{"type":"record","name":"Base","namespace":"com.example.binding","doc":"Included by Holder; its union stays its own class.","fields":[{"name":"tag","type":["string","int"],"optional":true}]}');
 const Base$fields = {
-  tag: fieldDef('tag', Coercers.union(() => Base_Tag)),
+  tag: fieldDef('tag', unionCoercer(() => Base_Tag)),
 };
 
 /** Included by Holder; its union stays its own class. */
@@ -71,8 +73,8 @@ export class Base_Fields extends PathSpec {
 
 const Base_Tag$schema = Base$schema.field<UnionDataSchema>('tag');
 const Base_Tag$members = {
-  String: memberDef('string', Coercers.STRING),
-  Int: memberDef('int', Coercers.INT),
+  String: memberDef('string', STRING_COERCER),
+  Int: memberDef('int', INT_COERCER),
 };
 
 /** The union held by `tag` of {@link Base}. */

@@ -3,11 +3,12 @@
 /* eslint-disable */
 
 import {
-  Coercers,
   ErrorTemplate,
   type GetMode,
+  INT_COERCER,
   PathSpec,
   type RecordDataSchema,
+  STRING_COERCER,
   type SetMode,
   fieldDef,
   fieldPath,
@@ -16,8 +17,8 @@ import {
 
 const BindingError$schema = registerSchema<RecordDataSchema>('com.example.binding.BindingError', '{"type":"error","name":"BindingError","namespace":"com.example.binding","doc":"An error record: generated as a class that is an Error.","fields":[{"name":"message","type":"string"},{"name":"code","type":"int","default":500}]}');
 const BindingError$fields = {
-  message: fieldDef('message', Coercers.STRING),
-  code: fieldDef('code', Coercers.INT),
+  message: fieldDef('message', STRING_COERCER),
+  code: fieldDef('code', INT_COERCER),
 };
 
 /** An error record: generated as a class that is an Error. */

@@ -3,7 +3,7 @@
 /* eslint-disable */
 
 import {
-  Coercers,
+  DOUBLE_COERCER,
   type GetMode,
   PathSpec,
   type RecordDataSchema,
@@ -16,7 +16,7 @@ import {
 
 const Circle$schema = registerSchema<RecordDataSchema>('com.example.binding.Circle', '{"type":"record","name":"Circle","namespace":"com.example.binding","fields":[{"name":"radius","type":"double"}]}');
 const Circle$fields = {
-  radius: fieldDef('radius', Coercers.DOUBLE),
+  radius: fieldDef('radius', DOUBLE_COERCER),
 };
 
 /** The record com.example.binding.Circle. */

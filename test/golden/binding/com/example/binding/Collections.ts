@@ -5,7 +5,6 @@
 import {
   type ArrayPathSpec,
   ByteStringArray,
-  Coercers,
   DoubleMap,
   type GetMode,
   IntegerArray,
@@ -15,10 +14,12 @@ import {
   type RecordDataSchema,
   RecordTemplate,
   type SetMode,
+  arrayCoercer,
   arrayPathSpecs,
   childPath,
   fieldDef,
   fieldPath,
+  mapCoercer,
   mapPathSpecs,
   registerSchema,
 } from 'svc-framework';
@@ -33,15 +34,15 @@ import { ShapeArray } from './ShapeArray';
 
 const Collections$schema = registerSchema<RecordDataSchema>('com.example.binding.Collections', '{"type":"record","name":"Collections","namespace":"com.example.binding","doc":"Arrays and maps, direct and wrapping.","fields":[{"name":"ints","type":{"type":"array","items":"int"},"optional":true},{"name":"longsByKey","type":{"type":"map","values":"long"},"optional":true},{"name":"matrix","type":{"type":"array","items":{"type":"array","items":"int"}},"optional":true},{"name":"points","type":{"type":"array","items":"com.example.binding.Point"},"optional":true},{"name":"pointLists","type":{"type":"map","values":{"type":"array","items":"com.example.binding.Point"}},"optional":true},{"name":"blobs","type":{"type":"array","items":"bytes"},"optional":true},{"name":"hashes","type":{"type":"array","items":"com.example.binding.Hash4"},"optional":true},{"name":"shapes","type":{"type":"array","items":"com.example.binding.Shape"},"optional":true},{"name":"doubles","type":{"type":"map","values":"double"},"optional":true}]}');
 const Collections$fields = {
-  ints: fieldDef('ints', Coercers.array(() => IntegerArray)),
-  longsByKey: fieldDef('longsByKey', Coercers.map(() => LongMap)),
-  matrix: fieldDef('matrix', Coercers.array(() => IntegerArrayArray)),
-  points: fieldDef('points', Coercers.array(() => PointArray)),
-  pointLists: fieldDef('pointLists', Coercers.map(() => PointArrayMap)),
-  blobs: fieldDef('blobs', Coercers.array(() => ByteStringArray)),
-  hashes: fieldDef('hashes', Coercers.array(() => Hash4Array)),
-  shapes: fieldDef('shapes', Coercers.array(() => ShapeArray)),
-  doubles: fieldDef('doubles', Coercers.map(() => DoubleMap)),
+  ints: fieldDef('ints', arrayCoercer(() => IntegerArray)),
+  longsByKey: fieldDef('longsByKey', mapCoercer(() => LongMap)),
+  matrix: fieldDef('matrix', arrayCoercer(() => IntegerArrayArray)),
+  points: fieldDef('points', arrayCoercer(() => PointArray)),
+  pointLists: fieldDef('pointLists', mapCoercer(() => PointArrayMap)),
+  blobs: fieldDef('blobs', arrayCoercer(() => ByteStringArray)),
+  hashes: fieldDef('hashes', arrayCoercer(() => Hash4Array)),
+  shapes: fieldDef('shapes', arrayCoercer(() => ShapeArray)),
+  doubles: fieldDef('doubles', mapCoercer(() => DoubleMap)),
 };
 
 /** Arrays and maps, direct and wrapping. */

@@ -5,14 +5,14 @@
 import {
   type ArrayDataSchema,
   type ArrayInit,
-  Coercers,
   DirectArrayTemplate,
   SchemaRef,
+  enumCoercer,
 } from 'svc-framework';
 import { Color } from './Color';
 
 const ColorArray$schema = SchemaRef.arrayOf(SchemaRef.named('com.example.binding.Color'));
-const ColorArray$items = Coercers.enumOf(() => Color, 'Color');
+const ColorArray$items = enumCoercer(() => Color, 'Color');
 
 /** An array of enum Color. */
 export class ColorArray extends DirectArrayTemplate<Color> {

@@ -3,16 +3,16 @@
 /* eslint-disable */
 
 import {
-  Coercers,
   DirectMapTemplate,
   type MapDataSchema,
   type MapInit,
   SchemaRef,
+  enumCoercer,
 } from 'svc-framework';
 import { Color } from './Color';
 
 const ColorMap$schema = SchemaRef.mapOf(SchemaRef.named('com.example.binding.Color'));
-const ColorMap$items = Coercers.enumOf(() => Color, 'Color');
+const ColorMap$items = enumCoercer(() => Color, 'Color');
 
 /** A map of enum Color. */
 export class ColorMap extends DirectMapTemplate<Color> {

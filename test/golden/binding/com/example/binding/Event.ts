@@ -3,12 +3,15 @@
 /* eslint-disable */
 
 import {
-  Coercers,
   type GetMode,
+  LONG_COERCER,
   PathSpec,
   type RecordDataSchema,
   RecordTemplate,
+  STRING_COERCER,
   type SetMode,
+  arrayCoercer,
+  customCoercer,
   fieldDef,
   fieldPath,
   registerSchema,
@@ -26,12 +29,12 @@ import './UrnRef';
 
 const Event$schema = registerSchema<RecordDataSchema>('com.example.binding.Event', '{"type":"record","name":"Event","namespace":"com.example.binding","doc":"Custom bindings.","fields":[{"name":"at","type":"com.example.binding.Timestamp"},{"name":"legacy","type":"com.example.binding.LegacyDate","optional":true},{"name":"uri","type":"com.example.binding.JavaUri","optional":true},{"name":"times","type":{"type":"array","items":"com.example.binding.Timestamp"},"optional":true},{"name":"subject","type":"com.example.binding.UrnRef","optional":true},{"name":"created","type":"com.example.binding.Timestamp","default":86400000,"optional":true}]}');
 const Event$fields = {
-  at: fieldDef('at', Coercers.custom(() => Date, Coercers.LONG)),
-  legacy: fieldDef('legacy', Coercers.custom(() => Date, Coercers.LONG)),
-  uri: fieldDef('uri', Coercers.STRING),
-  times: fieldDef('times', Coercers.array(() => TimestampArray)),
-  subject: fieldDef('subject', Coercers.custom(() => Urn, Coercers.STRING)),
-  created: fieldDef('created', Coercers.custom(() => Date, Coercers.LONG)),
+  at: fieldDef('at', customCoercer(() => Date, LONG_COERCER)),
+  legacy: fieldDef('legacy', customCoercer(() => Date, LONG_COERCER)),
+  uri: fieldDef('uri', STRING_COERCER),
+  times: fieldDef('times', arrayCoercer(() => TimestampArray)),
+  subject: fieldDef('subject', customCoercer(() => Urn, STRING_COERCER)),
+  created: fieldDef('created', customCoercer(() => Date, LONG_COERCER)),
 };
 
 /** Custom bindings. */

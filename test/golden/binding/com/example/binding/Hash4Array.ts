@@ -5,14 +5,14 @@
 import {
   type ArrayDataSchema,
   type ArrayInit,
-  Coercers,
   SchemaRef,
   WrappingArrayTemplate,
+  fixedCoercer,
 } from 'svc-framework';
 import { Hash4 } from './Hash4';
 
 const Hash4Array$schema = SchemaRef.arrayOf(SchemaRef.named('com.example.binding.Hash4'));
-const Hash4Array$items = Coercers.fixed(() => Hash4);
+const Hash4Array$items = fixedCoercer(() => Hash4);
 
 /** An array of fixed Hash4. */
 export class Hash4Array extends WrappingArrayTemplate<Hash4> {

@@ -6,24 +6,31 @@ import {
   type ArrayDataSchema,
   type ArrayInit,
   type ArrayPathSpec,
-  Coercers,
+  BOOLEAN_COERCER,
   DataMap,
   type GetMode,
+  INT_COERCER,
+  LONG_COERCER,
   PathSpec,
   type RecordDataSchema,
   RecordTemplate,
+  STRING_COERCER,
   SchemaRef,
   type SetMode,
   StringArray,
   type UnionDataSchema,
   UnionTemplate,
   WrappingArrayTemplate,
+  arrayCoercer,
   arrayPathSpecs,
   childPath,
+  customCoercer,
   fieldDef,
   fieldPath,
   memberDef,
+  recordCoercer,
   registerSchema,
+  unionCoercer,
 } from 'svc-framework';
 import { Base_Tag, Base_Tag_Fields } from './Base';
 import { Point, Point_Fields } from './Point';
@@ -33,15 +40,15 @@ import './Timestamp';
 
 const Holder$schema = registerSchema<RecordDataSchema>('com.example.binding.Holder', '{"type":"record","name":"Holder","namespace":"com.example.binding","doc":"Unions without typeref, named from their fields.","include":["com.example.binding.Base"],"fields":[{"name":"plain","type":["int","string","com.example.binding.Point",{"type":"array","items":"string"}],"optional":true},{"name":"aliased","type":[{"alias":"count","type":"int","doc":"How many."},{"alias":"total","type":"int"}],"optional":true},{"name":"nullable","type":["null","string"],"optional":true},{"name":"events","type":{"type":"array","items":["int","string"]},"optional":true},{"name":"fields","type":["long","boolean"],"optional":true},{"name":"nested","type":[{"type":"array","items":["int","com.example.binding.Point"]},"string"],"optional":true},{"name":"shape","type":"com.example.binding.Shape","optional":true},{"name":"when","type":["com.example.binding.Timestamp","string"],"optional":true}]}');
 const Holder$fields = {
-  tag: fieldDef('tag', Coercers.union(() => Base_Tag)),
-  plain: fieldDef('plain', Coercers.union(() => Holder_Plain)),
-  aliased: fieldDef('aliased', Coercers.union(() => Holder_Aliased)),
-  nullable: fieldDef('nullable', Coercers.union(() => Holder_Nullable)),
-  events: fieldDef('events', Coercers.array(() => Holder_EventsArray)),
-  fields: fieldDef('fields', Coercers.union(() => Holder_FieldsUnion)),
-  nested: fieldDef('nested', Coercers.union(() => Holder_Nested)),
-  shape: fieldDef('shape', Coercers.union(() => Shape)),
-  when: fieldDef('when', Coercers.union(() => Holder_When)),
+  tag: fieldDef('tag', unionCoercer(() => Base_Tag)),
+  plain: fieldDef('plain', unionCoercer(() => Holder_Plain)),
+  aliased: fieldDef('aliased', unionCoercer(() => Holder_Aliased)),
+  nullable: fieldDef('nullable', unionCoercer(() => Holder_Nullable)),
+  events: fieldDef('events', arrayCoercer(() => Holder_EventsArray)),
+  fields: fieldDef('fields', unionCoercer(() => Holder_FieldsUnion)),
+  nested: fieldDef('nested', unionCoercer(() => Holder_Nested)),
+  shape: fieldDef('shape', unionCoercer(() => Shape)),
+  when: fieldDef('when', unionCoercer(() => Holder_When)),
 };
 
 /** Unions without typeref, named from their fields. */
@@ -323,10 +330,10 @@ export class Holder_Fields extends PathSpec {
 
 const Holder_Plain$schema = Holder$schema.field<UnionDataSchema>('plain');
 const Holder_Plain$members = {
-  Int: memberDef('int', Coercers.INT),
-  String: memberDef('string', Coercers.STRING),
-  Point: memberDef('com.example.binding.Point', Coercers.record(() => Point)),
-  Array: memberDef('array', Coercers.array(() => StringArray)),
+  Int: memberDef('int', INT_COERCER),
+  String: memberDef('string', STRING_COERCER),
+  Point: memberDef('com.example.binding.Point', recordCoercer(() => Point)),
+  Array: memberDef('array', arrayCoercer(() => StringArray)),
 };
 
 /** The union held by `plain` of {@link Holder}. */
@@ -458,8 +465,8 @@ export class Holder_Plain_Fields extends PathSpec {
 
 const Holder_Aliased$schema = Holder$schema.field<UnionDataSchema>('aliased');
 const Holder_Aliased$members = {
-  Count: memberDef('count', Coercers.INT),
-  Total: memberDef('total', Coercers.INT),
+  Count: memberDef('count', INT_COERCER),
+  Total: memberDef('total', INT_COERCER),
 };
 
 /** The union held by `aliased` of {@link Holder}. */
@@ -537,7 +544,7 @@ export class Holder_Aliased_Fields extends PathSpec {
 
 const Holder_Nullable$schema = Holder$schema.field<UnionDataSchema>('nullable');
 const Holder_Nullable$members = {
-  String: memberDef('string', Coercers.STRING),
+  String: memberDef('string', STRING_COERCER),
 };
 
 /**
@@ -586,8 +593,8 @@ export class Holder_Nullable_Fields extends PathSpec {
 
 const Holder_Events$schema = Holder$schema.field('events').items<UnionDataSchema>();
 const Holder_Events$members = {
-  Int: memberDef('int', Coercers.INT),
-  String: memberDef('string', Coercers.STRING),
+  Int: memberDef('int', INT_COERCER),
+  String: memberDef('string', STRING_COERCER),
 };
 
 /** The union held by `events` of {@link Holder}. */
@@ -660,7 +667,7 @@ export class Holder_Events_Fields extends PathSpec {
 }
 
 const Holder_EventsArray$schema = SchemaRef.arrayOf(Holder_Events$schema);
-const Holder_EventsArray$items = Coercers.union(() => Holder_Events);
+const Holder_EventsArray$items = unionCoercer(() => Holder_Events);
 
 /** An array of union Holder_Events. */
 export class Holder_EventsArray extends WrappingArrayTemplate<Holder_Events> {
@@ -676,8 +683,8 @@ export class Holder_EventsArray extends WrappingArrayTemplate<Holder_Events> {
 
 const Holder_FieldsUnion$schema = Holder$schema.field<UnionDataSchema>('fields');
 const Holder_FieldsUnion$members = {
-  Long: memberDef('long', Coercers.LONG),
-  Boolean: memberDef('boolean', Coercers.BOOLEAN),
+  Long: memberDef('long', LONG_COERCER),
+  Boolean: memberDef('boolean', BOOLEAN_COERCER),
 };
 
 /** The union held by `fields` of {@link Holder}. */
@@ -751,8 +758,8 @@ export class Holder_FieldsUnion_Fields extends PathSpec {
 
 const Holder_Nested$schema = Holder$schema.field<UnionDataSchema>('nested');
 const Holder_Nested$members = {
-  Array: memberDef('array', Coercers.array(() => Holder_Nested_ArrayArray)),
-  String: memberDef('string', Coercers.STRING),
+  Array: memberDef('array', arrayCoercer(() => Holder_Nested_ArrayArray)),
+  String: memberDef('string', STRING_COERCER),
 };
 
 /** The union held by `nested` of {@link Holder}. */
@@ -826,8 +833,8 @@ export class Holder_Nested_Fields extends PathSpec {
 
 const Holder_When$schema = Holder$schema.field<UnionDataSchema>('when');
 const Holder_When$members = {
-  Timestamp: memberDef('long', Coercers.custom(() => Date, Coercers.LONG)),
-  String: memberDef('string', Coercers.STRING),
+  Timestamp: memberDef('long', customCoercer(() => Date, LONG_COERCER)),
+  String: memberDef('string', STRING_COERCER),
 };
 
 /** The union held by `when` of {@link Holder}. */
@@ -901,8 +908,8 @@ export class Holder_When_Fields extends PathSpec {
 
 const Holder_Nested_Array$schema = Holder_Nested$schema.member('array').items<UnionDataSchema>();
 const Holder_Nested_Array$members = {
-  Int: memberDef('int', Coercers.INT),
-  Point: memberDef('com.example.binding.Point', Coercers.record(() => Point)),
+  Int: memberDef('int', INT_COERCER),
+  Point: memberDef('com.example.binding.Point', recordCoercer(() => Point)),
 };
 
 /** The union held by `Array` of {@link Holder_Nested}. */
@@ -975,7 +982,7 @@ export class Holder_Nested_Array_Fields extends PathSpec {
 }
 
 const Holder_Nested_ArrayArray$schema = SchemaRef.arrayOf(Holder_Nested_Array$schema);
-const Holder_Nested_ArrayArray$items = Coercers.union(() => Holder_Nested_Array);
+const Holder_Nested_ArrayArray$items = unionCoercer(() => Holder_Nested_Array);
 
 /** An array of union Holder_Nested_Array. */
 export class Holder_Nested_ArrayArray extends WrappingArrayTemplate<Holder_Nested_Array> {

@@ -3,8 +3,8 @@
 /* eslint-disable */
 
 import {
-  Coercers,
   type GetMode,
+  INT_COERCER,
   PathSpec,
   type RecordDataSchema,
   RecordTemplate,
@@ -12,17 +12,18 @@ import {
   childPath,
   fieldDef,
   fieldPath,
+  recordCoercer,
   registerSchema,
 } from 'svc-framework';
 import { Point, Point_Fields } from './Point';
 
 const Modes$schema = registerSchema<RecordDataSchema>('com.example.binding.Modes', '{"type":"record","name":"Modes","namespace":"com.example.binding","doc":"One int field per cell of the get/set mode tables: required or optional, with or without default.","fields":[{"name":"required","type":"int"},{"name":"requiredWithDefault","type":"int","default":7},{"name":"optional","type":"int","optional":true},{"name":"optionalWithDefault","type":"int","default":9,"optional":true},{"name":"point","type":"com.example.binding.Point","default":{"x":1,"y":2},"optional":true}]}');
 const Modes$fields = {
-  required: fieldDef('required', Coercers.INT),
-  requiredWithDefault: fieldDef('requiredWithDefault', Coercers.INT),
-  optional: fieldDef('optional', Coercers.INT),
-  optionalWithDefault: fieldDef('optionalWithDefault', Coercers.INT),
-  point: fieldDef('point', Coercers.record(() => Point)),
+  required: fieldDef('required', INT_COERCER),
+  requiredWithDefault: fieldDef('requiredWithDefault', INT_COERCER),
+  optional: fieldDef('optional', INT_COERCER),
+  optionalWithDefault: fieldDef('optionalWithDefault', INT_COERCER),
+  point: fieldDef('point', recordCoercer(() => Point)),
 };
 
 /**

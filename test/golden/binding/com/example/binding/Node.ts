@@ -4,17 +4,19 @@
 
 import {
   type ArrayPathSpec,
-  Coercers,
   type GetMode,
   type MapPathSpec,
   PathSpec,
   type RecordDataSchema,
   RecordTemplate,
+  STRING_COERCER,
   type SetMode,
+  arrayCoercer,
   arrayPathSpecs,
   childPath,
   fieldDef,
   fieldPath,
+  mapCoercer,
   mapPathSpecs,
   registerSchema,
 } from 'svc-framework';
@@ -23,9 +25,9 @@ import { NodeMap } from './NodeMap';
 
 const Node$schema = registerSchema<RecordDataSchema>('com.example.binding.Node', '{"type":"record","name":"Node","namespace":"com.example.binding","fields":[{"name":"name","type":"string"},{"name":"children","type":{"type":"array","items":"com.example.binding.Node"},"default":[]},{"name":"byKey","type":{"type":"map","values":"com.example.binding.Node"},"optional":true}]}');
 const Node$fields = {
-  name: fieldDef('name', Coercers.STRING),
-  children: fieldDef('children', Coercers.array(() => NodeArray)),
-  byKey: fieldDef('byKey', Coercers.map(() => NodeMap)),
+  name: fieldDef('name', STRING_COERCER),
+  children: fieldDef('children', arrayCoercer(() => NodeArray)),
+  byKey: fieldDef('byKey', mapCoercer(() => NodeMap)),
 };
 
 /** The record com.example.binding.Node. */

@@ -5,14 +5,14 @@
 import {
   type ArrayDataSchema,
   type ArrayInit,
-  Coercers,
   SchemaRef,
   WrappingArrayTemplate,
+  recordCoercer,
 } from 'svc-framework';
 import { Node } from './Node';
 
 const NodeArray$schema = SchemaRef.arrayOf(SchemaRef.named('com.example.binding.Node'));
-const NodeArray$items = Coercers.record(() => Node);
+const NodeArray$items = recordCoercer(() => Node);
 
 /** An array of record Node. */
 export class NodeArray extends WrappingArrayTemplate<Node> {

@@ -3,16 +3,16 @@
 /* eslint-disable */
 
 import {
-  Coercers,
   type MapDataSchema,
   type MapInit,
   SchemaRef,
   WrappingMapTemplate,
+  recordCoercer,
 } from 'svc-framework';
 import { Node } from './Node';
 
 const NodeMap$schema = SchemaRef.mapOf(SchemaRef.named('com.example.binding.Node'));
-const NodeMap$items = Coercers.record(() => Node);
+const NodeMap$items = recordCoercer(() => Node);
 
 /** A map of record Node. */
 export class NodeMap extends WrappingMapTemplate<Node> {

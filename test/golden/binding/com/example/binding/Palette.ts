@@ -3,14 +3,17 @@
 /* eslint-disable */
 
 import {
-  Coercers,
   type GetMode,
   PathSpec,
   type RecordDataSchema,
   RecordTemplate,
   type SetMode,
+  arrayCoercer,
+  enumCoercer,
   fieldDef,
   fieldPath,
+  fixedCoercer,
+  mapCoercer,
   registerSchema,
 } from 'svc-framework';
 import { Color } from './Color';
@@ -20,10 +23,10 @@ import { Hash4 } from './Hash4';
 
 const Palette$schema = registerSchema<RecordDataSchema>('com.example.binding.Palette', '{"type":"record","name":"Palette","namespace":"com.example.binding","fields":[{"name":"main","type":"com.example.binding.Color","default":"RED"},{"name":"others","type":{"type":"array","items":"com.example.binding.Color"},"optional":true},{"name":"byName","type":{"type":"map","values":"com.example.binding.Color"},"optional":true},{"name":"hash","type":"com.example.binding.Hash4","optional":true}]}');
 const Palette$fields = {
-  main: fieldDef('main', Coercers.enumOf(() => Color, 'Color')),
-  others: fieldDef('others', Coercers.array(() => ColorArray)),
-  byName: fieldDef('byName', Coercers.map(() => ColorMap)),
-  hash: fieldDef('hash', Coercers.fixed(() => Hash4)),
+  main: fieldDef('main', enumCoercer(() => Color, 'Color')),
+  others: fieldDef('others', arrayCoercer(() => ColorArray)),
+  byName: fieldDef('byName', mapCoercer(() => ColorMap)),
+  hash: fieldDef('hash', fixedCoercer(() => Hash4)),
 };
 
 /** The record com.example.binding.Palette. */

@@ -3,8 +3,8 @@
 /* eslint-disable */
 
 import {
-  Coercers,
   type GetMode,
+  INT_COERCER,
   PathSpec,
   type RecordDataSchema,
   RecordTemplate,
@@ -16,8 +16,8 @@ import {
 
 const Point$schema = registerSchema<RecordDataSchema>('com.example.binding.Point', '{"type":"record","name":"Point","namespace":"com.example.binding","fields":[{"name":"x","type":"int"},{"name":"y","type":"int"}]}');
 const Point$fields = {
-  x: fieldDef('x', Coercers.INT),
-  y: fieldDef('y', Coercers.INT),
+  x: fieldDef('x', INT_COERCER),
+  y: fieldDef('y', INT_COERCER),
 };
 
 /** The record com.example.binding.Point. */

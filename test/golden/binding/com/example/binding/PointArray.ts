@@ -5,14 +5,14 @@
 import {
   type ArrayDataSchema,
   type ArrayInit,
-  Coercers,
   SchemaRef,
   WrappingArrayTemplate,
+  recordCoercer,
 } from 'svc-framework';
 import { Point } from './Point';
 
 const PointArray$schema = SchemaRef.arrayOf(SchemaRef.named('com.example.binding.Point'));
-const PointArray$items = Coercers.record(() => Point);
+const PointArray$items = recordCoercer(() => Point);
 
 /** An array of record Point. */
 export class PointArray extends WrappingArrayTemplate<Point> {

@@ -3,17 +3,17 @@
 /* eslint-disable */
 
 import {
-  Coercers,
   type MapDataSchema,
   type MapInit,
   SchemaRef,
   WrappingMapTemplate,
+  arrayCoercer,
 } from 'svc-framework';
 import './Point';
 import { PointArray } from './PointArray';
 
 const PointArrayMap$schema = SchemaRef.mapOf(SchemaRef.arrayOf(SchemaRef.named('com.example.binding.Point')));
-const PointArrayMap$items = Coercers.array(() => PointArray);
+const PointArrayMap$items = arrayCoercer(() => PointArray);
 
 /** A map of array of record Point. */
 export class PointArrayMap extends WrappingMapTemplate<PointArray> {

@@ -3,12 +3,18 @@
 /* eslint-disable */
 
 import {
+  BOOLEAN_COERCER,
+  BYTES_COERCER,
   type ByteString,
-  Coercers,
+  DOUBLE_COERCER,
+  FLOAT_COERCER,
   type GetMode,
+  INT_COERCER,
+  LONG_COERCER,
   PathSpec,
   type RecordDataSchema,
   RecordTemplate,
+  STRING_COERCER,
   type SetMode,
   fieldDef,
   fieldPath,
@@ -17,14 +23,14 @@ import {
 
 const Primitives$schema = registerSchema<RecordDataSchema>('com.example.binding.Primitives', '{"type":"record","name":"Primitives","namespace":"com.example.binding","doc":"A field of every primitive type.","fields":[{"name":"anInt","type":"int","optional":true},{"name":"aLong","type":"long","optional":true},{"name":"aFloat","type":"float","optional":true},{"name":"aDouble","type":"double","optional":true},{"name":"aBoolean","type":"boolean","optional":true},{"name":"aString","type":"string","optional":true},{"name":"someBytes","type":"bytes","optional":true},{"name":"legacy","type":"string","optional":true,"deprecated":"Use aString."}]}');
 const Primitives$fields = {
-  anInt: fieldDef('anInt', Coercers.INT),
-  aLong: fieldDef('aLong', Coercers.LONG),
-  aFloat: fieldDef('aFloat', Coercers.FLOAT),
-  aDouble: fieldDef('aDouble', Coercers.DOUBLE),
-  aBoolean: fieldDef('aBoolean', Coercers.BOOLEAN),
-  aString: fieldDef('aString', Coercers.STRING),
-  someBytes: fieldDef('someBytes', Coercers.BYTES),
-  legacy: fieldDef('legacy', Coercers.STRING),
+  anInt: fieldDef('anInt', INT_COERCER),
+  aLong: fieldDef('aLong', LONG_COERCER),
+  aFloat: fieldDef('aFloat', FLOAT_COERCER),
+  aDouble: fieldDef('aDouble', DOUBLE_COERCER),
+  aBoolean: fieldDef('aBoolean', BOOLEAN_COERCER),
+  aString: fieldDef('aString', STRING_COERCER),
+  someBytes: fieldDef('someBytes', BYTES_COERCER),
+  legacy: fieldDef('legacy', STRING_COERCER),
 };
 
 /** A field of every primitive type. */

@@ -3,10 +3,10 @@
 /* eslint-disable */
 
 import {
-  Coercers,
   DataMap,
   type HasTyperefInfo,
   PathSpec,
+  STRING_COERCER,
   type TyperefDataSchema,
   TyperefInfo,
   type UnionDataSchema,
@@ -14,6 +14,7 @@ import {
   childPath,
   fieldPath,
   memberDef,
+  recordCoercer,
   registerSchema,
 } from 'svc-framework';
 import { Circle, Circle_Fields } from './Circle';
@@ -22,9 +23,9 @@ import { Square, Square_Fields } from './Square';
 const Shape$typeref = registerSchema<TyperefDataSchema>('com.example.binding.Shape', '{"type":"typeref","name":"Shape","namespace":"com.example.binding","doc":"A union with a null member, named by a typeref.","ref":["null",{"alias":"circle","type":"com.example.binding.Circle"},{"alias":"square","type":"com.example.binding.Square"},{"alias":"label","type":"string"}]}');
 const Shape$schema = Shape$typeref.dereferenced<UnionDataSchema>();
 const Shape$members = {
-  Circle: memberDef('circle', Coercers.record(() => Circle)),
-  Square: memberDef('square', Coercers.record(() => Square)),
-  Label: memberDef('label', Coercers.STRING),
+  Circle: memberDef('circle', recordCoercer(() => Circle)),
+  Square: memberDef('square', recordCoercer(() => Square)),
+  Label: memberDef('label', STRING_COERCER),
 };
 
 /**

@@ -5,14 +5,14 @@
 import {
   type ArrayDataSchema,
   type ArrayInit,
-  Coercers,
   SchemaRef,
   WrappingArrayTemplate,
+  unionCoercer,
 } from 'svc-framework';
 import { Shape } from './Shape';
 
 const ShapeArray$schema = SchemaRef.arrayOf(SchemaRef.named('com.example.binding.Shape'));
-const ShapeArray$items = Coercers.union(() => Shape);
+const ShapeArray$items = unionCoercer(() => Shape);
 
 /** An array of union Shape. */
 export class ShapeArray extends WrappingArrayTemplate<Shape> {

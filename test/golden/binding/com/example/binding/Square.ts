@@ -3,7 +3,7 @@
 /* eslint-disable */
 
 import {
-  Coercers,
+  DOUBLE_COERCER,
   type GetMode,
   PathSpec,
   type RecordDataSchema,
@@ -16,7 +16,7 @@ import {
 
 const Square$schema = registerSchema<RecordDataSchema>('com.example.binding.Square', '{"type":"record","name":"Square","namespace":"com.example.binding","fields":[{"name":"side","type":"double"}]}');
 const Square$fields = {
-  side: fieldDef('side', Coercers.DOUBLE),
+  side: fieldDef('side', DOUBLE_COERCER),
 };
 
 /** The record com.example.binding.Square. */

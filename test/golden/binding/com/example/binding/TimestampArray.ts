@@ -5,14 +5,15 @@
 import {
   type ArrayDataSchema,
   type ArrayInit,
-  Coercers,
   DirectArrayTemplate,
+  LONG_COERCER,
   SchemaRef,
+  customCoercer,
 } from 'svc-framework';
 import './Timestamp';
 
 const TimestampArray$schema = SchemaRef.arrayOf(SchemaRef.named('com.example.binding.Timestamp'));
-const TimestampArray$items = Coercers.custom(() => Date, Coercers.LONG);
+const TimestampArray$items = customCoercer(() => Date, LONG_COERCER);
 
 /** An array of Date (custom binding of long) (typeref Timestamp). */
 export class TimestampArray extends DirectArrayTemplate<Date> {

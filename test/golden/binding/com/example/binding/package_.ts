@@ -3,12 +3,13 @@
 /* eslint-disable */
 
 import {
-  Coercers,
   type GetMode,
   PathSpec,
   type RecordDataSchema,
   RecordTemplate,
+  STRING_COERCER,
   type SetMode,
+  enumCoercer,
   fieldDef,
   fieldPath,
   registerSchema,
@@ -17,11 +18,11 @@ import { Keyword } from './Keyword';
 
 const package_$schema = registerSchema<RecordDataSchema>('com.example.binding.package', '{"type":"record","name":"package","namespace":"com.example.binding","doc":"Reserved words: the class is package_, and fields named like keywords and Object members.","fields":[{"name":"class","type":"string","optional":true},{"name":"constructor","type":"string","optional":true},{"name":"toString","type":"string","optional":true},{"name":"__proto__","type":"string","optional":true},{"name":"keyword","type":"com.example.binding.Keyword","optional":true}]}');
 const package_$fields = {
-  class: fieldDef('class', Coercers.STRING),
-  constructor: fieldDef('constructor', Coercers.STRING),
-  toString: fieldDef('toString', Coercers.STRING),
-  ['__proto__']: fieldDef('__proto__', Coercers.STRING),
-  keyword: fieldDef('keyword', Coercers.enumOf(() => Keyword, 'Keyword')),
+  class: fieldDef('class', STRING_COERCER),
+  constructor: fieldDef('constructor', STRING_COERCER),
+  toString: fieldDef('toString', STRING_COERCER),
+  ['__proto__']: fieldDef('__proto__', STRING_COERCER),
+  keyword: fieldDef('keyword', enumCoercer(() => Keyword, 'Keyword')),
 };
 
 /** Reserved words: the class is package_, and fields named like keywords and Object members. */
