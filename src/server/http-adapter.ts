@@ -22,12 +22,27 @@ export const NON_ASCII = /[^\x00-\x7f]/;
  */
 export const ASCII_HEADERS = new WeakSet<object>();
 
-/** `headers`, frozen and noted in {@link ASCII_HEADERS} when every value is ASCII. */
+/**
+ * Shared header objects of {@link ASCII_HEADERS} whose names are also lower case, with a content type and
+ * neither `content-length` nor `set-cookie`: the headers as fastify's `reply.header` would keep them, which
+ * the plugin's short way copies as they are (fastify-direct-send.ts).
+ */
+export const REPLY_READY_HEADERS = new WeakSet<object>();
+
+/** `headers`, frozen and noted in {@link ASCII_HEADERS} (and {@link REPLY_READY_HEADERS}) as they qualify. */
 export function sharedHeaders(headers: { [name: string]: string }): { readonly [name: string]: string } {
   const frozen = Object.freeze(headers);
   let ascii = true;
-  for (const name in frozen) if (NON_ASCII.test(frozen[name]!)) ascii = false;
+  let lower = true;
+  let typed = false;
+  for (const name in frozen) {
+    if (NON_ASCII.test(frozen[name]!)) ascii = false;
+    const key = name.toLowerCase();
+    if (key !== name || key === 'content-length' || key === 'set-cookie') lower = false;
+    if (key === 'content-type') typed = true;
+  }
   if (ascii) ASCII_HEADERS.add(frozen);
+  if (ascii && lower && typed) REPLY_READY_HEADERS.add(frozen);
   return frozen;
 }
 
