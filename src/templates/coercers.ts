@@ -144,6 +144,7 @@ function primitive<T>(
   };
 }
 
+/** The coercer of an `int` field: a 32-bit integer number. */
 const INT = /* @__PURE__ */ primitive<number>(
   'int',
   (v) => {
@@ -165,6 +166,7 @@ function longInput(v: unknown): number | bigint | undefined {
   return undefined;
 }
 
+/** The coercer of a `long` field: a safe integer number, or a bigint beyond 2^53 (exact). */
 const LONG: Coercer<number | bigint> = {
   ...primitive<number | bigint>(
     'long',
@@ -184,6 +186,7 @@ const LONG: Coercer<number | bigint> = {
   },
 };
 
+/** The coercer of a `float` field: a number a 32-bit float holds. */
 const FLOAT = /* @__PURE__ */ primitive<number>(
   'float',
   (v) => {
@@ -194,6 +197,7 @@ const FLOAT = /* @__PURE__ */ primitive<number>(
   (v) => typeof v === 'number' && isFloatValue(v),
 );
 
+/** The coercer of a `double` field: a number. */
 const DOUBLE = /* @__PURE__ */ primitive<number>(
   'double',
   (v) => {
@@ -204,6 +208,7 @@ const DOUBLE = /* @__PURE__ */ primitive<number>(
   (v) => typeof v === 'number',
 );
 
+/** The coercer of a `boolean` field. */
 const BOOLEAN = /* @__PURE__ */ primitive<boolean>(
   'boolean',
   (v) => (typeof v === 'boolean' ? v : undefined),
@@ -211,6 +216,7 @@ const BOOLEAN = /* @__PURE__ */ primitive<boolean>(
   (v) => typeof v === 'boolean',
 );
 
+/** The coercer of a `string` field. */
 const STRING = /* @__PURE__ */ primitive<string>(
   'string',
   (v) => (typeof v === 'string' ? v : undefined),
@@ -218,6 +224,7 @@ const STRING = /* @__PURE__ */ primitive<string>(
   (v) => typeof v === 'string',
 );
 
+/** The coercer of a `bytes` field: a ByteString (Rest.li's string form on the wire). */
 const BYTES = /* @__PURE__ */ primitive<ByteString>(
   'bytes',
   (v) => {
@@ -332,6 +339,7 @@ export function getCoercer<T>(cls: CustomClass<T>): DirectCoercer<T> | undefined
   return CUSTOM_COERCERS.get(cls) as DirectCoercer<T> | undefined;
 }
 
+/** The coercer of a typeref with a custom class (`cls`), over the coercer of its base type. */
 function custom<T>(cls: () => CustomClass<T>, base: Coercer<DataPrimitive>): Coercer<T> {
   const coercer = (): DirectCoercer<T> => {
     const c = getCoercer(cls());
