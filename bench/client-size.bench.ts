@@ -1,6 +1,7 @@
 /**
  * The size of the typed client in a browser page: a page that calls `photos` through the client entry
- * (`svc-framework/client`, with the example's `photos` interface and generated classes; the per-method
+ * (`svc-framework/client`, with the example's `photos` interface imported from its restspec by `svc idl
+ * import`, and its generated classes; see PHOTOS_MODULE; the per-method
  * `get`, and as a second row the same call through the facade `createResourceClient`), bundled by esbuild
  * for the browser and minified, then gzipped. Goal (issue 28): at most 40 KB gzipped. The anchor is the same
  * page written with a bare `fetch` (what any page pays anyway), so the ratio is what the typed client adds.
@@ -18,10 +19,21 @@ const ROOT = path.join(__dirname, '..');
 const CLIENT_ENTRY = path.join(ROOT, 'src/client/browser.ts');
 const GOAL_BYTES = 40 * 1000;
 
+/**
+ * The photos interface as a browser user of the service gets it: `svc idl import` of the example's own
+ * snapshot (examples/idl/snapshot, which the example's interfaces export and test/examples/idl-files.test.ts
+ * keeps in step) writes one module per resource with its generated classes (`npm run generate` writes this
+ * tree). A page that calls photos imports photos' module only; `examples/interfaces.ts`, which declares the
+ * three interfaces of the server's own code, would also bring `Album` and `AlbumEntry` (generated modules
+ * register their schemas, so a bundler keeps them once imported). The Chromium test
+ * (test/client/browser-client.test.ts) makes this page's call, over this module, against the running example.
+ */
+const PHOTOS_MODULE = './test/generated/idl-example/com/example/photos/photos.interface';
+
 /** The page: the per-method `get` (the modular form), typed from the example's generated interface. */
 const PHOTOS_PAGE = `
   import { createCoreClient, get } from 'svc-framework';
-  import { photosInterface } from './examples/interfaces';
+  import { photosInterface } from '${PHOTOS_MODULE}';
   const client = createCoreClient({ baseUrl: location.origin });
   get(client, photosInterface, 1).then((r) => { document.title = r.entity.getTitle(); });
 `;
@@ -29,7 +41,7 @@ const PHOTOS_PAGE = `
 /** The same call through the facade, which binds every method of the interface. */
 const FACADE_PAGE = `
   import { createResourceClient } from 'svc-framework';
-  import { photosInterface } from './examples/interfaces';
+  import { photosInterface } from '${PHOTOS_MODULE}';
   const api = createResourceClient({ baseUrl: location.origin }, { photos: photosInterface });
   api.photos.get(1).then((r) => { document.title = r.entity.getTitle(); });
 `;
@@ -49,7 +61,7 @@ const OPT_INS: ReadonlyArray<readonly [label: string, imports: string, option: s
 function pageWith(imports: string, option: string, forms: string): string {
   return `
   import { createResourceClient, ${imports} } from 'svc-framework';
-  import { photosInterface } from './examples/interfaces';
+  import { photosInterface } from '${PHOTOS_MODULE}';
   const api = createResourceClient({ baseUrl: location.origin${option} }, { photos: photosInterface }${forms});
   api.photos.get(1).then((r) => { document.title = r.entity.getTitle(); });
 `;
@@ -89,12 +101,13 @@ function bundle(contents: string): Page {
   };
 }
 
-/** The part a source file belongs to: a layer of src/, a package of node_modules/, or examples/. */
+/** The part a source file belongs to: a layer of src/, a package of node_modules/, or the example's code. */
 function partOf(file: string): string {
   const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
   if (nm !== null) return nm[1]!;
   const src = /^src\/([^/]+)/.exec(file);
   if (src !== null) return `src/${src[1]}`;
+  if (file.startsWith('test/generated/')) return 'photos interface, classes (svc idl import)';
   if (file.startsWith('examples/')) return 'examples (interfaces, generated classes)';
   return file;
 }

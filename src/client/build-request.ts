@@ -71,9 +71,11 @@ export interface HttpRequest {
 }
 
 /** Query parameter names the client writes itself; `params` may not use them. */
-const RESERVED_PARAMS: ReadonlySet<string> = new Set(Object.values(QueryParam));
+const RESERVED_PARAMS: ReadonlySet<string> = /* @__PURE__ */ new Set(
+  /* @__PURE__ */ Object.values(QueryParam),
+);
 
-const KNOWN_METHODS: ReadonlySet<string> = new Set(RESOURCE_METHODS);
+const KNOWN_METHODS: ReadonlySet<string> = /* @__PURE__ */ new Set(RESOURCE_METHODS);
 
 /**
  * Builds the HTTP request for a request description (wire facts §2, §3.3), a pure function:

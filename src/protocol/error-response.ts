@@ -24,7 +24,7 @@ export const ErrorResponsePart = {
 
 export type ErrorResponsePart = (typeof ErrorResponsePart)[keyof typeof ErrorResponsePart];
 
-const ALL_PARTS = Object.values(ErrorResponsePart);
+const ALL_PARTS = /* @__PURE__ */ Object.values(ErrorResponsePart);
 const FORMAT_PARTS = Symbol('svc.errorResponseFormat.parts');
 
 /**
@@ -34,18 +34,22 @@ const FORMAT_PARTS = Symbol('svc.errorResponseFormat.parts');
  */
 export class ErrorResponseFormat {
   /** Every part. The default. */
-  static readonly FULL = new ErrorResponseFormat(ALL_PARTS);
+  static readonly FULL = /* @__PURE__ */ new ErrorResponseFormat(ALL_PARTS);
   /** Message, details and the header. */
-  static readonly MESSAGE_AND_DETAILS = new ErrorResponseFormat(['MESSAGE', 'DETAILS', 'HEADERS']);
+  static readonly MESSAGE_AND_DETAILS = /* @__PURE__ */ new ErrorResponseFormat([
+    'MESSAGE',
+    'DETAILS',
+    'HEADERS',
+  ]);
   /** Status, message, codes and the header. */
-  static readonly MESSAGE_AND_SERVICECODE = new ErrorResponseFormat([
+  static readonly MESSAGE_AND_SERVICECODE = /* @__PURE__ */ new ErrorResponseFormat([
     'STATUS_CODE_IN_BODY',
     'MESSAGE',
     'SERVICE_ERROR_CODE',
     'HEADERS',
   ]);
   /** Status, message, codes, exception class and the header. */
-  static readonly MESSAGE_AND_SERVICECODE_AND_EXCEPTIONCLASS = new ErrorResponseFormat([
+  static readonly MESSAGE_AND_SERVICECODE_AND_EXCEPTIONCLASS = /* @__PURE__ */ new ErrorResponseFormat([
     'STATUS_CODE_IN_BODY',
     'MESSAGE',
     'SERVICE_ERROR_CODE',
@@ -53,11 +57,12 @@ export class ErrorResponseFormat {
     'HEADERS',
   ]);
   /** Message and the header. */
-  static readonly MESSAGE_ONLY = new ErrorResponseFormat(['MESSAGE', 'HEADERS']);
+  static readonly MESSAGE_ONLY = /* @__PURE__ */ new ErrorResponseFormat(['MESSAGE', 'HEADERS']);
   /** Only the header: the body is `{}`. */
-  static readonly MINIMAL = new ErrorResponseFormat(['HEADERS']);
+  static readonly MINIMAL = /* @__PURE__ */ new ErrorResponseFormat(['HEADERS']);
 
-  /** @internal */ readonly [FORMAT_PARTS]: ReadonlySet<ErrorResponsePart>;
+  // declared, set by the constructor: a class field with a computed key keeps the class in every bundle
+  /** @internal */ declare readonly [FORMAT_PARTS]: ReadonlySet<ErrorResponsePart>;
 
   constructor(parts: Iterable<ErrorResponsePart>) {
     const set = new Set<ErrorResponsePart>();

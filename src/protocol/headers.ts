@@ -21,7 +21,7 @@ export const RESTLI_HEADER_PREFIX = 'X-RestLi';
 /** Value of the error-response header. */
 export const ERROR_RESPONSE_HEADER_VALUE = 'true';
 /** Version a client sends. */
-export const CLIENT_PROTOCOL_VERSION = LATEST_PROTOCOL_VERSION.toString();
+export const CLIENT_PROTOCOL_VERSION = /* @__PURE__ */ LATEST_PROTOCOL_VERSION.toString();
 
 /** The 1.0.0-protocol names of the id and error headers (the reference uses them for 1.0.0 requests). */
 export const LEGACY_ID_HEADER = 'X-LinkedIn-Id';
@@ -102,7 +102,8 @@ export interface ProtocolHeadersOptions {
  */
 export class ProtocolHeaders {
   readonly names: ProtocolHeaderNames;
-  /** @internal */ readonly [ACCEPTED]: readonly ProtocolHeaderNames[];
+  // declared, set by the constructor: a class field with a computed key keeps the class in every bundle
+  /** @internal */ declare readonly [ACCEPTED]: readonly ProtocolHeaderNames[];
 
   constructor(options: ProtocolHeadersOptions = {}) {
     this.names = protocolHeaderNames(options.headerPrefix ?? DEFAULT_HEADER_PREFIX);

@@ -70,9 +70,12 @@ function isSimpleKeyValue(v: unknown): v is SimpleKey {
 export class CompoundKey {
   /** Tells the key kinds apart without `instanceof` (two copies of the package may be loaded). */
   readonly keyKind = 'compound' as const;
-  /** @internal */ readonly [PARTS] = new Map<string, SimpleKey>();
+  // declared, set first thing by the constructor: a class field with a computed key keeps the class in
+  // every bundle, used or not
+  /** @internal */ declare readonly [PARTS]: Map<string, SimpleKey>;
 
   constructor(parts?: Iterable<readonly [string, SimpleKey]> | { readonly [name: string]: SimpleKey }) {
+    this[PARTS] = new Map<string, SimpleKey>();
     if (parts === undefined) return;
     const entries =
       typeof (parts as Iterable<unknown>)[Symbol.iterator] === 'function'

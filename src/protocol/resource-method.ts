@@ -24,7 +24,8 @@ export type ResourceMethod = (typeof ResourceMethod)[keyof typeof ResourceMethod
 /** Every resource method, in the order above. */
 export const RESOURCE_METHODS: readonly ResourceMethod[] = Object.values(ResourceMethod);
 
-const BY_UPPER = new Map<string, ResourceMethod>(RESOURCE_METHODS.map((m) => [m.toUpperCase(), m]));
+const BY_UPPER = /* @__PURE__ */ (() =>
+  new Map<string, ResourceMethod>(RESOURCE_METHODS.map((m) => [m.toUpperCase(), m])))();
 
 /** The resource method named `name` in any case (`BATCH_PARTIAL_UPDATE`, `batch_partial_update`), or undefined. */
 export function parseResourceMethod(name: string): ResourceMethod | undefined {
@@ -87,7 +88,7 @@ type Table = ReadonlyMap<string, ReadonlyMap<string, ReadonlyArray<ResourceMetho
  * rather than conditions, as the reference has it, so that no ordering subtleties creep in. The header is
  * needed only to tell `batch_create` from `create`; when given it must agree with the rest.
  */
-const TABLE: Table = (() => {
+const TABLE: Table = /* @__PURE__ */ (() => {
   const t = new Map<string, Map<string, Array<ResourceMethod | undefined>>>();
   //      http       header                    action  finder batchF batch  entity
   const rows: Array<[string, string, boolean, boolean, boolean, boolean, boolean, ResourceMethod]> = [

@@ -120,7 +120,7 @@ export function contextualEncode(s: string, component: UriComponent): string {
 }
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
-let scratch = new Uint8Array(64);
+let scratch = /* @__PURE__ */ new Uint8Array(64);
 
 /**
  * Decodes the run of consecutive `%XX` escapes starting at `s[start]` (which is `%`), UTF-8 with U+FFFD for

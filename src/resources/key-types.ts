@@ -99,11 +99,11 @@ export function simpleKey<T extends SimpleKey>(type: ValueType<T>): KeyType<T> {
 }
 
 /** A `long` key: `/photos/42`. */
-export const LONG_KEY: KeyType<number | bigint> = simpleKey(LONG);
+export const LONG_KEY: KeyType<number | bigint> = /* @__PURE__ */ simpleKey(LONG);
 /** An `int` key. */
-export const INT_KEY: KeyType<number> = simpleKey(INT);
+export const INT_KEY: KeyType<number> = /* @__PURE__ */ simpleKey(INT);
 /** A `string` key: `/tags/a%20b`. */
-export const STRING_KEY: KeyType<string> = simpleKey(STRING);
+export const STRING_KEY: KeyType<string> = /* @__PURE__ */ simpleKey(STRING);
 
 /** The compound key type of an association's parts. */
 export function compoundKey<P extends AssocKeyParts>(parts: P): KeyType<AssocKeyOf<P>> {

@@ -131,7 +131,9 @@ export function assocKey<T>(type: ValueType<T>, part?: string): AssocKeyParam<T>
 }
 
 /** Query parameter names the framework reads itself (wire facts §3.3); no finder parameter may take one. */
-export const RESERVED_QUERY_PARAMS: ReadonlySet<string> = new Set<string>(Object.values(QueryParam));
+export const RESERVED_QUERY_PARAMS: ReadonlySet<string> = /* @__PURE__ */ new Set<string>(
+  /* @__PURE__ */ Object.values(QueryParam),
+);
 
 /** Where a parameter comes from: the query (finders: URI elements) or the body (actions: decoded data). */
 export type ParamSource = 'query' | 'body';
@@ -396,7 +398,7 @@ export function compileParams(specs: unknown, ctx: ParamContext): CompiledParams
 }
 
 /** The value type of an attachments parameter: never read from the query or the body. */
-const ATTACHMENTS_TYPE: ValueType<unknown> = Object.freeze({
+const ATTACHMENTS_TYPE: ValueType<unknown> = /* @__PURE__ */ Object.freeze({
   kind: 'record' as const,
   typeName: 'AttachmentReader',
   primitive: false,

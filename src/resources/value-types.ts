@@ -121,19 +121,27 @@ function primitive<T extends DataValue>(
 const isNumber = (v: DataValue): boolean => typeof v === 'number' || typeof v === 'bigint';
 
 /** `string`. */
-export const STRING: ValueType<string> = primitive('string', false, (v) => typeof v === 'string');
+export const STRING: ValueType<string> = /* @__PURE__ */ primitive(
+  'string',
+  false,
+  (v) => typeof v === 'string',
+);
 /** `boolean`. */
-export const BOOLEAN: ValueType<boolean> = primitive('boolean', true, (v) => typeof v === 'boolean');
+export const BOOLEAN: ValueType<boolean> = /* @__PURE__ */ primitive(
+  'boolean',
+  true,
+  (v) => typeof v === 'boolean',
+);
 /** `int` (32-bit). */
-export const INT: ValueType<number> = primitive('int', true, isNumber);
+export const INT: ValueType<number> = /* @__PURE__ */ primitive('int', true, isNumber);
 /** `long` (64-bit; a bigint beyond ±2^53). */
-export const LONG: ValueType<number | bigint> = primitive('long', true, isNumber);
+export const LONG: ValueType<number | bigint> = /* @__PURE__ */ primitive('long', true, isNumber);
 /** `float`. */
-export const FLOAT: ValueType<number> = primitive('float', true, isNumber);
+export const FLOAT: ValueType<number> = /* @__PURE__ */ primitive('float', true, isNumber);
 /** `double`. */
-export const DOUBLE: ValueType<number> = primitive('double', true, isNumber);
+export const DOUBLE: ValueType<number> = /* @__PURE__ */ primitive('double', true, isNumber);
 /** `bytes` (the Avro string form in URIs and JSON). */
-export const BYTES: ValueType<ByteString> = primitive(
+export const BYTES: ValueType<ByteString> = /* @__PURE__ */ primitive(
   'bytes',
   false,
   (v) => typeof v === 'string' || v instanceof ByteString,

@@ -4,8 +4,8 @@
  */
 
 const IDENT = '[A-Za-z_][0-9A-Za-z_]*';
-const NAME = new RegExp(`^${IDENT}(\\.${IDENT})*$`);
-const IDENTIFIER = new RegExp(`^${IDENT}$`);
+const NAME = /* @__PURE__ */ (() => new RegExp(`^${IDENT}(\\.${IDENT})*$`))();
+const IDENTIFIER = /* @__PURE__ */ (() => new RegExp(`^${IDENT}$`))();
 
 /** A full or simple name: `Foo`, `com.acme.Foo`. */
 export function isValidName(name: string): boolean {

@@ -17,7 +17,7 @@ import {
 } from './coercers';
 import { SchemaRef } from './schema-registry';
 
-const INT_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('int'));
+const INT_ARRAY = /* @__PURE__ */ SchemaRef.arrayOf(/* @__PURE__ */ SchemaRef.primitive('int'));
 
 /** An array of int. */
 export class IntegerArray extends DirectArrayTemplate<number> {
@@ -30,7 +30,7 @@ export class IntegerArray extends DirectArrayTemplate<number> {
   }
 }
 
-const LONG_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('long'));
+const LONG_ARRAY = /* @__PURE__ */ SchemaRef.arrayOf(/* @__PURE__ */ SchemaRef.primitive('long'));
 
 /** An array of long. */
 export class LongArray extends DirectArrayTemplate<number | bigint> {
@@ -43,7 +43,7 @@ export class LongArray extends DirectArrayTemplate<number | bigint> {
   }
 }
 
-const FLOAT_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('float'));
+const FLOAT_ARRAY = /* @__PURE__ */ SchemaRef.arrayOf(/* @__PURE__ */ SchemaRef.primitive('float'));
 
 /** An array of float. */
 export class FloatArray extends DirectArrayTemplate<number> {
@@ -56,7 +56,7 @@ export class FloatArray extends DirectArrayTemplate<number> {
   }
 }
 
-const DOUBLE_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('double'));
+const DOUBLE_ARRAY = /* @__PURE__ */ SchemaRef.arrayOf(/* @__PURE__ */ SchemaRef.primitive('double'));
 
 /** An array of double. */
 export class DoubleArray extends DirectArrayTemplate<number> {
@@ -69,7 +69,7 @@ export class DoubleArray extends DirectArrayTemplate<number> {
   }
 }
 
-const BOOLEAN_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('boolean'));
+const BOOLEAN_ARRAY = /* @__PURE__ */ SchemaRef.arrayOf(/* @__PURE__ */ SchemaRef.primitive('boolean'));
 
 /** An array of boolean. */
 export class BooleanArray extends DirectArrayTemplate<boolean> {
@@ -82,7 +82,7 @@ export class BooleanArray extends DirectArrayTemplate<boolean> {
   }
 }
 
-const STRING_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('string'));
+const STRING_ARRAY = /* @__PURE__ */ SchemaRef.arrayOf(/* @__PURE__ */ SchemaRef.primitive('string'));
 
 /** An array of string. */
 export class StringArray extends DirectArrayTemplate<string> {
@@ -95,7 +95,7 @@ export class StringArray extends DirectArrayTemplate<string> {
   }
 }
 
-const BYTES_ARRAY = SchemaRef.arrayOf(SchemaRef.primitive('bytes'));
+const BYTES_ARRAY = /* @__PURE__ */ SchemaRef.arrayOf(/* @__PURE__ */ SchemaRef.primitive('bytes'));
 
 /** An array of bytes. */
 export class ByteStringArray extends DirectArrayTemplate<ByteString> {

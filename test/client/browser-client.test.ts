@@ -172,6 +172,7 @@ describeWithBrowser('the typed client in Chromium, against the running example',
       rx: 'Sunrise over the bay',
       finder: { titles: expect.any(Array), paging: [1, 2, expect.any(Number)] },
       modular: expect.any(Array),
+      modularGet: 'Sunrise over the bay',
       batchFinder: [1, 404],
       create: [201, 'From the browser'],
       batchGet: {

@@ -44,4 +44,4 @@ export const CoercionMode = {
 export type CoercionMode = (typeof CoercionMode)[keyof typeof CoercionMode];
 
 /** The modes in declaration order. */
-export const COERCION_MODES: readonly CoercionMode[] = Object.values(CoercionMode);
+export const COERCION_MODES: readonly CoercionMode[] = /* @__PURE__ */ Object.values(CoercionMode);

@@ -26,4 +26,4 @@ export const RequiredMode = {
 export type RequiredMode = (typeof RequiredMode)[keyof typeof RequiredMode];
 
 /** The modes in declaration order. */
-export const REQUIRED_MODES: readonly RequiredMode[] = Object.values(RequiredMode);
+export const REQUIRED_MODES: readonly RequiredMode[] = /* @__PURE__ */ Object.values(RequiredMode);

@@ -12,6 +12,7 @@ import {
   createResourceClient,
   entity,
   find,
+  get,
   rxForms,
   webAttachments,
   writerFromBlob,
@@ -22,6 +23,9 @@ import { Photo } from '../../../examples/src/main/generated/com/example/photos/P
 import { PhotoCriteria } from '../../../examples/src/main/generated/com/example/photos/PhotoCriteria';
 import { PhotoFormat } from '../../../examples/src/main/generated/com/example/photos/PhotoFormat';
 import { PhotoStatus } from '../../../examples/src/main/generated/com/example/photos/PhotoStatus';
+// the photos interface as a browser user gets it: `svc idl import` of the example's snapshot (one module
+// per resource, its own generated classes; `npm run generate`), as the client-size bench's page imports it
+import { photosInterface as importedPhotos } from '../../generated/idl-example/com/example/photos/photos.interface';
 import { HALF_BYTES, probesInterface } from './probe-interface';
 
 /** What the page's requests looked like on the wire, for the test to check tunnelling and media types. */
@@ -92,6 +96,8 @@ async function calls(baseUrl: string) {
     { start: 1, count: 2 },
   );
   out.modular = modular.elements.map((p) => p.getTitle());
+  // the client-size bench's page: the per-method get over the idl-imported interface and its classes
+  out.modularGet = (await get(createCoreClient({ baseUrl }), importedPhotos, 1)).entity.getTitle();
 
   const page = await api.photos.finders.titleAndOrFormat(
     { format: PhotoFormat.JPEG },
