@@ -26,7 +26,7 @@ it.each([
 });
 
 it('writes every duration up to a day as String(h / 100)', () => {
-  // every 37th hundredth up to 24 h, and every one up to 10 s
-  for (let h = 0; h < 8_640_000_000; h += h < 1_000_000 ? 1 : 37_003)
+  // every hundredth up to 1 s, then a sample up to 24 h
+  for (let h = 0; h < 8_640_000_000; h += h < 100_000 ? 1 : 370_003)
     if (hundredthsText(h) !== String(h / 100)) throw new Error(`${h}: ${hundredthsText(h)}`);
 });
