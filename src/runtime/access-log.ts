@@ -43,14 +43,24 @@ export interface AccessLogOptions {
   readonly blockBytes?: number;
   /** Milliseconds a line may wait for its block, for our own destination. Default 200. */
   readonly flushMs?: number;
+  /**
+   * Most bytes waiting for a slow destination, for our own destination; lines past it are dropped and
+   * counted (line-writer.ts). Default 16 MiB.
+   */
+  readonly maxQueuedBytes?: number;
   /** Requests not logged (health checks, the scrape): paths, or a test of the path. */
   readonly exclude?: ExcludeOption;
   /** The request id header ({@link requestIds}). Default `x-request-id`. */
   readonly requestIdHeader?: string;
 }
 
-/** The defaults of `createAccessLog`: standard output, 64 KiB blocks, flushed after 200 ms. */
-export const DEFAULT_ACCESS_LOG_OPTIONS = Object.freeze({ destination: 1, blockBytes: 65_536, flushMs: 200 });
+/** The defaults of `createAccessLog`: standard output, 64 KiB blocks, flushed after 200 ms, 16 MiB held at most. */
+export const DEFAULT_ACCESS_LOG_OPTIONS = Object.freeze({
+  destination: 1,
+  blockBytes: 65_536,
+  flushMs: 200,
+  maxQueuedBytes: 16 * 1024 * 1024,
+});
 
 /** An access log: the observer for the server, and the flush the graceful shutdown calls. */
 export interface AccessLog {
@@ -125,7 +135,7 @@ function timeText(now: number): string {
  * `h / 100` as JavaScript writes it (`String(Math.round(ms * 100) / 100)`, the line's `ms` as pino would
  * write the number), from the whole number `h` ≥ 0: whole numbers written as such are Node's cached small
  * integers' texts, where the fraction's double took V8's shortest-digits conversion, ~900 instructions a
- * line (callgrind, bench/runtime-observe's access-log setup). 
+ * line (callgrind, bench/runtime-observe's access-log setup).
  */
 export function hundredthsText(h: number): string {
   // above that (4 000 years), a double's shortest digits may be fewer than the two decimals
@@ -142,6 +152,7 @@ export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
     ? new LineWriter(options.destination ?? DEFAULT_ACCESS_LOG_OPTIONS.destination, {
         blockBytes: options.blockBytes ?? DEFAULT_ACCESS_LOG_OPTIONS.blockBytes,
         flushMs: options.flushMs ?? DEFAULT_ACCESS_LOG_OPTIONS.flushMs,
+        maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_ACCESS_LOG_OPTIONS.maxQueuedBytes,
       })
     : undefined;
   // a pino logger over the same writer, for whoever wants to add lines of their own

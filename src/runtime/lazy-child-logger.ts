@@ -22,9 +22,10 @@ export type FastifyChildLoggerFactory = <L extends FastifyBaseLogger>(
  * factory's logger (each of 7 methods looked up twice, every request) reads prototype properties. It was a
  * `Proxy` whose `get` trap answered every lookup: 14 trapped gets and 14 `Map` lookups a request, ~4 700
  * instructions of the ~24 500 the access-log case added to a get by id (callgrind, instructions per request
- * over 5 000 requests: /work/scratch-out/alog2/ir.ts). Whatever the class does not hold (`level`,
- * `bindings()`, a custom level's method, a property set) falls through the prototype chain to a `Proxy`
- * of the parent logger, whose traps get the stand-in as their receiver and go to its real child; `in`
+ * over 5 000 gets in bench/runtime-observe's access-log setup, JIT compilation left out). Whatever the
+ * class does not hold (`level`, `bindings()`, a custom level's method, a property set) falls through the
+ * prototype chain to a `Proxy` made once per parent logger, whose traps get the stand-in as their receiver
+ * and go to its real child; `in`
  * answers for the parent (a pino child inherits from its parent, so it has what the parent has).
  */
 
