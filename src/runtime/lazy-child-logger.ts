@@ -25,8 +25,8 @@ export type FastifyChildLoggerFactory = <L extends FastifyBaseLogger>(
  * over 5 000 gets in bench/runtime-observe's access-log setup, JIT compilation left out). Whatever the
  * class does not hold (`level`, `bindings()`, a custom level's method, a property set) falls through the
  * prototype chain to a `Proxy` made once per parent logger, whose traps get the stand-in as their receiver
- * and go to its real child; `in`
- * answers for the parent (a pino child inherits from its parent, so it has what the parent has).
+ * and go to its real child; `in` answers for the parent (a pino child inherits from its parent, so it has
+ * what the parent has).
  */
 
 const LOG_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'silent', 'child'] as const;
