@@ -7,7 +7,7 @@ import type {
   ResourceRequest,
 } from '../resources';
 import { type ExcludeOption, excluder } from './exclude';
-import { DEFAULT_REQUEST_ID_HEADER } from './request-id';
+import { DEFAULT_REQUEST_ID_HEADER, isLastProcessUniqueId } from './request-id';
 import { LineWriter } from './line-writer';
 import { markRequestStream, streamedBytes } from './streamed-bytes';
 
@@ -43,14 +43,24 @@ export interface AccessLogOptions {
   readonly blockBytes?: number;
   /** Milliseconds a line may wait for its block, for our own destination. Default 200. */
   readonly flushMs?: number;
+  /**
+   * Most bytes waiting for a slow destination, for our own destination; lines past it are dropped and
+   * counted (line-writer.ts). Default 16 MiB.
+   */
+  readonly maxQueuedBytes?: number;
   /** Requests not logged (health checks, the scrape): paths, or a test of the path. */
   readonly exclude?: ExcludeOption;
   /** The request id header ({@link requestIds}). Default `x-request-id`. */
   readonly requestIdHeader?: string;
 }
 
-/** The defaults of `createAccessLog`: standard output, 64 KiB blocks, flushed after 200 ms. */
-export const DEFAULT_ACCESS_LOG_OPTIONS = Object.freeze({ destination: 1, blockBytes: 65_536, flushMs: 200 });
+/** The defaults of `createAccessLog`: standard output, 64 KiB blocks, flushed after 200 ms, 16 MiB held at most. */
+export const DEFAULT_ACCESS_LOG_OPTIONS = Object.freeze({
+  destination: 1,
+  blockBytes: 65_536,
+  flushMs: 200,
+  maxQueuedBytes: 16 * 1024 * 1024,
+});
 
 /** An access log: the observer for the server, and the flush the graceful shutdown calls. */
 export interface AccessLog {
@@ -77,14 +87,62 @@ function quoted(s: string): string {
 
 /** `,"resource":…,"method":…` per method target: the same few texts on every line, built once each. */
 const targetParts = new WeakMap<object, string>();
+/** The last target and its text: a run of requests to one method finds it without the `WeakMap`. */
+let lastTarget: object | undefined;
+let lastTargetPart = '';
 
-function targetPart(inv: Invocation, method: string): string {
+/** The line's `method`: the resource method, with its name for a finder or an action (`finder:search`). */
+function methodOf(inv: Invocation): string {
+  return inv.methodName === undefined ? inv.method : `${inv.method}:${inv.methodName}`;
+}
+
+function targetPart(inv: Invocation): string {
+  if (inv.target === lastTarget) return lastTargetPart;
   let part = targetParts.get(inv.target);
   if (part === undefined) {
-    part = `,"resource":${JSON.stringify(inv.resource.path)},"method":${JSON.stringify(method)}`;
+    part = `,"resource":${JSON.stringify(inv.resource.path)},"method":${JSON.stringify(methodOf(inv))}`;
     targetParts.set(inv.target, part);
   }
-  return part;
+  lastTarget = inv.target;
+  return (lastTargetPart = part);
+}
+
+/** The last HTTP method quoted (a service's lines mostly repeat one or two). */
+let lastHttp = '';
+let lastHttpQuoted = '""';
+
+function quotedHttp(method: string): string {
+  if (method !== lastHttp) {
+    lastHttpQuoted = quoted(method);
+    lastHttp = method;
+  }
+  return lastHttpQuoted;
+}
+
+/** The last `Date.now()` and its text: requests within one millisecond share it. */
+let lastTime = 0;
+let lastTimeText = '0';
+
+function timeText(now: number): string {
+  if (now !== lastTime) {
+    lastTimeText = `${now}`;
+    lastTime = now;
+  }
+  return lastTimeText;
+}
+
+/**
+ * `h / 100` as JavaScript writes it (`String(Math.round(ms * 100) / 100)`, the line's `ms` as pino would
+ * write the number), from the whole number `h` ≥ 0: whole numbers written as such are Node's cached small
+ * integers' texts, where the fraction's double took V8's shortest-digits conversion, ~900 instructions a
+ * line (callgrind, bench/runtime-observe's access-log setup).
+ */
+export function hundredthsText(h: number): string {
+  // above that (4 000 years), a double's shortest digits may be fewer than the two decimals
+  if (h >= 2 ** 47) return `${h / 100}`;
+  const r = h % 100;
+  const w = (h - r) / 100;
+  return r === 0 ? `${w}` : r % 10 === 0 ? `${w}.${r / 10}` : r < 10 ? `${w}.0${r}` : `${w}.${r}`;
 }
 
 /** Creates an access log (see the file comment). */
@@ -94,6 +152,7 @@ export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
     ? new LineWriter(options.destination ?? DEFAULT_ACCESS_LOG_OPTIONS.destination, {
         blockBytes: options.blockBytes ?? DEFAULT_ACCESS_LOG_OPTIONS.blockBytes,
         flushMs: options.flushMs ?? DEFAULT_ACCESS_LOG_OPTIONS.flushMs,
+        maxQueuedBytes: options.maxQueuedBytes ?? DEFAULT_ACCESS_LOG_OPTIONS.maxQueuedBytes,
       })
     : undefined;
   // a pino logger over the same writer, for whoever wants to add lines of their own
@@ -114,7 +173,8 @@ export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
       this.invocation = invocation;
     }
     finished(response: EncodedResponse, error: unknown): void {
-      const ms = Math.round((performance.now() - this.started) * 100) / 100;
+      // in hundredths of a millisecond, written as milliseconds by `write`
+      const ms = Math.round((performance.now() - this.started) * 100);
       const request = this.request;
       if (request.bodyStream !== undefined || response.stream !== undefined) {
         streamedBytes(request, this.readMark, response, (bytesIn, bytesOut) =>
@@ -124,16 +184,16 @@ export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
         this.write(response, error, ms, request.body?.byteLength ?? 0, byteLength(response.body));
       }
     }
-    write(response: EncodedResponse, error: unknown, ms: number, bytesIn: number, bytesOut: number): void {
+    write(
+      response: EncodedResponse,
+      error: unknown,
+      hundredths: number,
+      bytesIn: number,
+      bytesOut: number,
+    ): void {
       const request = this.request;
       const inv = this.invocation;
       const id = request.headers[idHeader];
-      const method =
-        inv === undefined
-          ? undefined
-          : inv.methodName === undefined
-            ? inv.method
-            : `${inv.method}:${inv.methodName}`;
       let errorName: string | undefined;
       let code: string | undefined;
       if (error !== undefined && error !== null) {
@@ -148,9 +208,9 @@ export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
             http: request.method,
             url: request.url,
             resource: inv?.resource.path,
-            method,
+            method: inv === undefined ? undefined : methodOf(inv),
             status: response.status,
-            ms,
+            ms: hundredths / 100,
             bytesIn,
             bytesOut,
             error: errorName,
@@ -161,11 +221,11 @@ export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
         return;
       }
       // our own writer: the line pino would write, built directly, not through pino's generic serializer
-      let line = `{"level":30,"time":${Date.now()}`;
-      if (typeof id === 'string') line += `,"reqId":${quoted(id)}`;
-      line += `,"http":${quoted(request.method)},"url":${quoted(request.url)}`;
-      if (inv !== undefined) line += targetPart(inv, method!);
-      line += `,"status":${response.status},"ms":${ms},"bytesIn":${bytesIn},"bytesOut":${bytesOut}`;
+      let line = `{"level":30,"time":${timeText(Date.now())}`;
+      if (typeof id === 'string') line += `,"reqId":${isLastProcessUniqueId(id) ? `"${id}"` : quoted(id)}`;
+      line += `,"http":${quotedHttp(request.method)},"url":${quoted(request.url)}`;
+      if (inv !== undefined) line += targetPart(inv);
+      line += `,"status":${response.status},"ms":${hundredthsText(hundredths)},"bytesIn":${bytesIn},"bytesOut":${bytesOut}`;
       if (errorName !== undefined) line += `,"error":${JSON.stringify(errorName)}`;
       if (code !== undefined) line += `,"code":${JSON.stringify(code)}`;
       destination.write(`${line},"msg":"request"}\n`);

@@ -16,64 +16,138 @@ export type FastifyChildLoggerFactory = <L extends FastifyBaseLogger>(
  * a request here, 5% of a small request's throughput (bench/runtime-observe, the access-log case), for a
  * logger that most requests never use once fastify's own request lines are off. This factory hands fastify
  * a stand-in that makes the real child (the same `logger.child(bindings, options)`) when anything on it is
- * used: a log call, `level`, `bindings()`, a child of its own. Checking that the methods exist (fastify
- * does, for a factory of its own) uses nothing.
+ * used: a log call, `level`, `bindings()`, a child of its own.
+ *
+ * The stand-in is a plain object whose class holds the log methods, so that fastify's check of a
+ * factory's logger (each of 7 methods looked up twice, every request) reads prototype properties. It was a
+ * `Proxy` whose `get` trap answered every lookup: 14 trapped gets and 14 `Map` lookups a request, ~4 700
+ * instructions of the ~24 500 the access-log case added to a get by id (callgrind, instructions per request
+ * over 5 000 gets in bench/runtime-observe's access-log setup, JIT compilation left out). Whatever the
+ * class does not hold (`level`, `bindings()`, a custom level's method, a property set) falls through the
+ * prototype chain to a `Proxy` made once per parent logger, whose traps get the stand-in as their receiver
+ * and go to its real child; `in` answers for the parent (a pino child inherits from its parent, so it has
+ * what the parent has).
  */
 
 const LOG_METHODS = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'silent', 'child'] as const;
 
-/** The stand-in's target: what makes the real child, and the child once made. */
-interface Pending {
-  readonly parent: FastifyBaseLogger;
-  readonly bindings: Record<string, unknown>;
-  readonly options: object;
-  real: FastifyBaseLogger | undefined;
-}
+type Dict = Record<string | symbol, unknown>;
+type LogMethod = (...args: unknown[]) => unknown;
 
-/** What the stand-in answers with its target (for the shared methods below). */
-const PENDING = Symbol('svc.lazyChild');
+/** What every stand-in holds: its real child's recipe, and the child once made. */
+class StandIn {
+  readonly #parent: FastifyBaseLogger;
+  readonly #bindings: Record<string, unknown>;
+  readonly #options: object;
+  #real: FastifyBaseLogger | undefined;
 
-function realOf(p: Pending): FastifyBaseLogger {
-  return (p.real ??= p.parent.child(p.bindings, p.options));
+  constructor(parent: FastifyBaseLogger, bindings: Record<string, unknown>, options: object) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+  }
+
+  /**
+   * The real child of `target` (made now if not yet), or undefined when `target` is no stand-in (a log
+   * method called without its logger). Once made, the stand-in's log methods become its own, the child's bound
+   * to it, so that a method taken off `request.log` afterwards works alone, as pino's own do not.
+   */
+  static realOf(target: unknown): FastifyBaseLogger | undefined {
+    if (typeof target !== 'object' || target === null || !(#real in target)) return undefined;
+    const s = target;
+    if (s.#real !== undefined) return s.#real;
+    const real = s.#parent.child(s.#bindings, s.#options);
+    s.#real = real;
+    // read at each use, as the child's own may change (pino replaces its log methods when its level is set)
+    const own = real as unknown as Dict;
+    for (const name of LOG_METHODS)
+      Object.defineProperty(s, name, {
+        get: () => {
+          const m = own[name];
+          return typeof m === 'function' ? (m as LogMethod).bind(real) : m;
+        },
+        set: (value: unknown) => {
+          own[name] = value;
+        },
+        configurable: true,
+      });
+    return real;
+  }
 }
 
 /**
  * The log methods of every stand-in, made once: called as methods (`request.log.info(...)`, `this` is the
- * stand-in) they make the real child and call its method. Made per stand-in, as closures in a map of
- * their own, they were 8 closures and a Map per request, since fastify looks each method up twice to check
- * that it exists.
+ * stand-in) they make the real child and call its method.
  */
-const SHARED_METHODS: ReadonlyMap<string | symbol, (...args: unknown[]) => unknown> = new Map(
+const SHARED_METHODS: Readonly<Record<string, LogMethod>> = Object.fromEntries(
   LOG_METHODS.map((name) => [
     name,
-    function (this: { [PENDING]?: Pending }, ...args: unknown[]): unknown {
-      const p = this?.[PENDING];
-      if (p === undefined) throw new TypeError(`request.log.${name} was called without its logger`);
-      return (realOf(p) as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!(...args);
+    function (this: unknown, ...args: unknown[]): unknown {
+      const real = StandIn.realOf(this) as unknown as Record<string, LogMethod> | undefined;
+      if (real === undefined) throw new TypeError(`request.log.${name} was called without its logger`);
+      return real[name]!(...args);
     },
   ]),
 );
 
-const HANDLER: ProxyHandler<Pending> = {
-  get(p, prop): unknown {
-    if (prop === PENDING) return p;
-    if (p.real === undefined) {
-      // a method that makes the child when called (fastify looks the methods up without calling them)
-      const m = SHARED_METHODS.get(prop);
-      if (m !== undefined) return m;
-    }
-    const real = realOf(p) as unknown as Record<string | symbol, unknown>;
-    const v = real[prop];
-    return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(real) : v;
-  },
-  set(p, prop, value) {
-    (realOf(p) as unknown as Record<string | symbol, unknown>)[prop] = value;
-    return true;
-  },
-  has(p, prop) {
-    return prop in realOf(p);
-  },
-};
+/** One stand-in class per parent logger: the log methods on its prototype, then a `Proxy` for the rest. */
+type StandInClass = new (
+  parent: FastifyBaseLogger,
+  bindings: Record<string, unknown>,
+  options: object,
+) => StandIn;
+
+function standInClass(parent: FastifyBaseLogger): StandInClass {
+  // the rest of a stand-in: its real child's (the receiver is the stand-in), functions bound to the child.
+  // The target is an empty object of its own (not the parent: a trap must answer a non-configurable
+  // property of its target as the target has it)
+  const rest = new Proxy(Object.create(null) as Dict, {
+    get(_target, prop, receiver): unknown {
+      const real = StandIn.realOf(receiver) as unknown as Dict | undefined;
+      if (real === undefined) return undefined;
+      const v = real[prop];
+      return typeof v === 'function' ? (v as LogMethod).bind(real) : v;
+    },
+    set(_target, prop, value, receiver): boolean {
+      const real = StandIn.realOf(receiver) as unknown as Dict | undefined;
+      // on an object made from a stand-in (Object.create), a property of its own, as an ordinary set makes
+      if (real === undefined)
+        return Reflect.defineProperty(receiver as object, prop, {
+          value,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+      real[prop] = value;
+      return true;
+    },
+    has(_target, prop): boolean {
+      return prop in parent;
+    },
+  });
+  class ForParent extends StandIn {}
+  Object.assign(ForParent.prototype, SHARED_METHODS);
+  Object.setPrototypeOf(ForParent.prototype, rest);
+  return ForParent;
+}
+
+/** The stand-in classes made so far, by parent logger (fastify's, and a route's own when it has a level). */
+const classes = new WeakMap<object, StandInClass>();
+/** The last parent and its class: fastify hands the same logger on every request. */
+let lastParent: object | undefined;
+let lastClass: StandInClass | undefined;
+
+function classFor(parent: FastifyBaseLogger): StandInClass {
+  if (parent === lastParent) return lastClass!;
+  let c = classes.get(parent);
+  if (c === undefined) {
+    c = standInClass(parent);
+    classes.set(parent, c);
+  }
+  lastParent = parent;
+  lastClass = c;
+  return c;
+}
 
 /**
  * fastify's `childLoggerFactory` option: each request's child logger made on first use (see the module
@@ -83,4 +157,4 @@ export const lazyChildLoggerFactory: FastifyChildLoggerFactory = <L extends Fast
   logger: L,
   bindings: Record<string, unknown>,
   options: object,
-): L => new Proxy<Pending>({ parent: logger, bindings, options, real: undefined }, HANDLER) as unknown as L;
+): L => new (classFor(logger))(logger, bindings, options) as unknown as L;

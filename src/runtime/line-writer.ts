@@ -15,6 +15,12 @@ export interface LineWriterOptions {
   readonly blockBytes?: number;
   /** Milliseconds a line may wait for its block to fill. Default 200. */
   readonly flushMs?: number;
+  /**
+   * Most bytes waiting for their write (a destination slower than the lines: a stdout nobody reads, a
+   * stalled disk); lines past it are dropped and counted ({@link LineWriter.dropped}, a process warning
+   * once per run of drops) rather than held without bound. Default 16 MiB.
+   */
+  readonly maxQueuedBytes?: number;
 }
 
 /** A buffered, asynchronous writer of log lines to a file descriptor (see the module comment for why). */
@@ -41,6 +47,12 @@ export class LineWriter {
   #ends: number[] = [];
   /** Filled blocks (or, on a pipe, their whole-line pieces) waiting for their write, in order. */
   #queue: Buffer[] = [];
+  /** Bytes in `#queue` (a block being written included until its write ends). */
+  #queuedBytes = 0;
+  readonly #maxQueuedBytes: number;
+  #dropped = 0;
+  /** Whether lines are being dropped now (one warning per run of drops). */
+  #dropping = false;
   #writing = false;
   #timer: NodeJS.Timeout | undefined;
   #waiters: Array<() => void> = [];
@@ -66,13 +78,23 @@ export class LineWriter {
     }
     this.#maxWrite = shared ? PIPE_BUF : Infinity;
     this.#flushMs = options.flushMs ?? 200;
+    this.#maxQueuedBytes = options.maxQueuedBytes ?? 16 * 1024 * 1024;
     this.#block = Buffer.allocUnsafe(this.#blockBytes);
     process.on('exit', this.#onExit);
   }
 
-  /** Queues `text` (whole lines, each ending in `\n`). */
+  /** Lines dropped so far because `maxQueuedBytes` were waiting for their write. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /** Queues `text` (whole lines, each ending in `\n`); false when closed or dropped (see `maxQueuedBytes`). */
   write(text: string): boolean {
     if (this.#closed) return false;
+    if (this.#queuedBytes > this.#maxQueuedBytes) {
+      this.#drop();
+      return false;
+    }
     // at most 3 bytes per UTF-16 unit: measured exactly only when the block may be too short
     if (this.#used + text.length * 3 > this.#block.length) {
       const bytes = Buffer.byteLength(text);
@@ -80,7 +102,7 @@ export class LineWriter {
         this.#seal();
         if (bytes > this.#block.length) {
           // longer than a block: a write of its own
-          this.#queue.push(Buffer.from(text, 'utf8'));
+          this.#enqueue(Buffer.from(text, 'utf8'));
           this.#writeNext();
           return true;
         }
@@ -120,7 +142,11 @@ export class LineWriter {
   flushSync(): void {
     this.#seal();
     try {
-      while (this.#queue.length > 0) writeAllSync(this.#fd, this.#queue.shift()!);
+      while (this.#queue.length > 0) {
+        const buf = this.#queue.shift()!;
+        writeAllSync(this.#fd, buf);
+        this.#queuedBytes -= buf.length;
+      }
     } catch {
       // nowhere left to report it
     }
@@ -143,23 +169,38 @@ export class LineWriter {
     }
     if (this.#used === 0) return;
     const full = this.#block.subarray(0, this.#used);
-    if (this.#maxWrite === Infinity || this.#used <= this.#maxWrite) this.#queue.push(full);
+    if (this.#maxWrite === Infinity || this.#used <= this.#maxWrite) this.#enqueue(full);
     else {
       let from = 0;
       let last = 0;
       for (const end of this.#ends) {
         if (end - from > this.#maxWrite && last > from) {
-          this.#queue.push(full.subarray(from, last));
+          this.#enqueue(full.subarray(from, last));
           from = last;
         }
         last = end;
       }
-      if (last > from) this.#queue.push(full.subarray(from, last));
+      if (last > from) this.#enqueue(full.subarray(from, last));
     }
     // the sealed block is written asynchronously: the next lines go into a new one
     this.#block = Buffer.allocUnsafe(this.#blockBytes);
     this.#used = 0;
     this.#ends = [];
+  }
+
+  #enqueue(buf: Buffer): void {
+    this.#queue.push(buf);
+    this.#queuedBytes += buf.length;
+  }
+
+  #drop(): void {
+    this.#dropped++;
+    if (this.#dropping) return;
+    this.#dropping = true;
+    process.emitWarning(
+      `log lines dropped: more than ${this.#maxQueuedBytes} bytes wait for a slow destination`,
+      { code: 'SVC_LOG_LINES_DROPPED' },
+    );
   }
 
   #writeNext(): void {
@@ -170,21 +211,24 @@ export class LineWriter {
       return;
     }
     this.#writing = true;
-    this.#writeBuffer(next);
+    this.#writeBuffer(next, next.length);
   }
 
-  #writeBuffer(buf: Buffer): void {
+  /** Writes `buf`, the rest of a queued piece of `size` bytes. */
+  #writeBuffer(buf: Buffer, size: number): void {
     fs.write(this.#fd, buf, 0, buf.length, null, (err, written) => {
       if (err !== null && err.code === 'EAGAIN') {
         // a non-blocking pipe that is full (stdout read slowly): try again shortly
-        setTimeout(() => this.#writeBuffer(buf), 10).unref();
+        setTimeout(() => this.#writeBuffer(buf, size), 10).unref();
         return;
       }
       if (err === null && written < buf.length) {
-        this.#writeBuffer(buf.subarray(written));
+        this.#writeBuffer(buf.subarray(written), size);
         return;
       }
       this.#writing = false;
+      this.#queuedBytes -= size;
+      if (this.#dropping && this.#queuedBytes <= this.#maxQueuedBytes / 2) this.#dropping = false;
       // a failed write loses its block (the log must not stop the service), the next ones go on
       this.#writeNext();
     });

@@ -71,3 +71,26 @@ it('writes each stand-in with its own bindings through methods looked up before 
   const detached = childLoggerFactory(logger, { reqId: 'c-1' }, {}).error;
   expect(() => detached('lost')).toThrow(new TypeError('request.log.error was called without its logger'));
 });
+
+it('answers whatever its class does not hold from its real child: a getter, a set, `in`, another method', () => {
+  const { lines, stream } = capture();
+  const logger = pino({ level: 'info' }, stream);
+  const child = jest.spyOn(logger, 'child');
+  const { childLoggerFactory } = fastifyRequestIdOptions();
+  const log = childLoggerFactory(logger, { reqId: 'd-1' }, {});
+  // what fastify checks of a factory's logger makes no child
+  for (const name of ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child'] as const)
+    expect(typeof log[name]).toBe('function');
+  expect('isLevelEnabled' in log).toBe(true);
+  expect('noSuchThing' in log).toBe(false);
+  expect(child).not.toHaveBeenCalled();
+  expect(log.isLevelEnabled('debug')).toBe(false);
+  expect(child).toHaveBeenCalledTimes(1);
+  log.level = 'debug';
+  expect(log.level).toBe('debug');
+  expect(logger.level).toBe('info'); // set on the child, not its parent
+  log.debug('now written');
+  expect(log.bindings()).toEqual({ reqId: 'd-1' });
+  expect(lines.map((l) => [l.reqId, l.level, l.msg])).toEqual([['d-1', 20, 'now written']]);
+  expect(child).toHaveBeenCalledTimes(1);
+});

@@ -81,3 +81,47 @@ it('writes to a pipe in whole lines of at most 4 KiB, which POSIX keeps whole am
     closeSync(fd);
   }
 });
+
+it('drops lines, counts them and warns once, rather than hold more than maxQueuedBytes for a destination that does not take them', async () => {
+  const fifo = path.join(tempDir(), 'stalled');
+  expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+  // nobody reads the pipe until the end: once its 64 KiB are full, a write waits
+  const fd = openSync(fifo, 'r+');
+  const warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+  try {
+    const w = new LineWriter(fd, { maxQueuedBytes: 32 * 1024 });
+    const accepted: string[] = [];
+    for (let round = 0; round < 40; round++) {
+      for (let i = 0; i < 100; i++) {
+        const line = `${JSON.stringify({ round, i, pad: 'x'.repeat(200) })}\n`;
+        if (w.write(line)) accepted.push(line);
+      }
+      // the event loop turns: queued blocks go to their writes
+      await new Promise((r) => setImmediate(r));
+    }
+    const sent = Buffer.byteLength(accepted.join(''));
+    expect(w.dropped).toBe(4000 - accepted.length);
+    expect(w.dropped).toBeGreaterThan(0);
+    // what is held or written: at most the bound, a pipe's capacity and a block
+    expect(sent).toBeLessThanOrEqual(32 * 1024 + 64 * 1024 + 65_536);
+    expect(warn).toHaveBeenCalledTimes(1);
+    // the reader comes back: every accepted line arrives whole and in order
+    const chunks: Buffer[] = [];
+    let got = 0;
+    const flushed = w.flush();
+    while (got < sent) {
+      const back = Buffer.alloc(65_536);
+      const n = await new Promise<number>((resolve, reject) =>
+        fs.read(fd, back, 0, back.length, null, (err, k) => (err ? reject(err) : resolve(k))),
+      );
+      chunks.push(back.subarray(0, n));
+      got += n;
+    }
+    await flushed;
+    expect(Buffer.concat(chunks).toString()).toBe(accepted.join(''));
+    await w.close();
+  } finally {
+    warn.mockRestore();
+    closeSync(fd);
+  }
+});
