@@ -14,6 +14,10 @@
  * measured is the framework's work; validation on, as by default) pinned to one core with `taskset` when
  * there is one, and drives it over loopback with `node:http` from its own process (pinned to the other
  * core). Gets are sent open-loop (on a timer, whatever is pending), so a stalled server shows as latency.
+ *
+ * Looking inside the server: `SVC_BENCH_SERVER_FLAGS` adds Node flags to its command line (space-separated,
+ * e.g. `--trace-gc-nvp` or `--single-threaded-gc`), and `SVC_BENCH_SERVER_STDOUT=<file>` writes its stdout
+ * (where V8's traces go) to that file instead of discarding it.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -351,8 +355,19 @@ function pinned(core: number, argv: readonly string[]): [string, string[]] {
 }
 
 async function runDriver(): Promise<void> {
-  const [cmd, args] = pinned(0, [process.execPath, '-r', '@swc-node/register', __filename, '--server']);
-  const server = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: process.env });
+  const flags = (process.env.SVC_BENCH_SERVER_FLAGS ?? '').split(' ').filter((f) => f !== '');
+  const [cmd, args] = pinned(0, [
+    process.execPath,
+    ...flags,
+    '-r',
+    '@swc-node/register',
+    __filename,
+    '--server',
+  ]);
+  const stdoutFile = process.env.SVC_BENCH_SERVER_STDOUT;
+  const stdout = stdoutFile === undefined ? 'ignore' : fs.openSync(stdoutFile, 'w');
+  const server = spawn(cmd, args, { stdio: ['ignore', stdout, 'inherit', 'ipc'], env: process.env });
+  if (typeof stdout === 'number') fs.closeSync(stdout);
   const port = await new Promise<number>((resolve, reject) => {
     server.once('message', (m) => resolve((m as { port: number }).port));
     server.once('exit', (code) => reject(new Error(`bench server exited with ${String(code)}`)));

@@ -271,6 +271,19 @@ describe('parseElement', () => {
     it('does not trim', () => {
       expect(js(parseElement('( a : b )'))).toEqual({ ' a ': ' b ' });
     });
+    it('starts the next parse clean after a bad escape inside a decoded token', () => {
+      // the decoded pieces of a token are kept in one array shared by every parse
+      expect(parseError('(k:a%20b%zz)').message).toMatch(/^Malformed percent-encoded octet at index 9/);
+      expect(js(parseElement('(k:c%20d)'))).toEqual({ k: 'c d' });
+    });
+  });
+
+  it('reads a map of more entries than a small map has room for as any other', () => {
+    const entries = Array.from({ length: 12 }, (_, i) => `k${i}:v%20${i}`);
+    const map = parseElement(`(${entries.join(',')})`) as DataMap;
+    expect(js(map)).toEqual(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`k${i}`, `v ${i}`])));
+    map.put('more', 'w');
+    expect(map.size).toBe(13);
   });
 
   it('gives a DataMap that acts like any other (keys like __proto__ included)', () => {
