@@ -534,6 +534,11 @@ export interface MethodPlan {
   readonly returns: ValueType<unknown> | undefined;
 }
 
+/** Whether a method spec is a finder's (a get_all declared with parameters is one). */
+export function isFinder(v: unknown): v is FinderContract {
+  return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'finder';
+}
+
 /**
  * The plan of a finder (`spec` undefined: a get_all without parameters), batch finder or action, read by
  * shape as registration does.

@@ -17,6 +17,7 @@ import {
   createCall,
   deleteCall,
   getCall,
+  isFinder,
   methodPlan,
   partialUpdateCall,
   updateCall,
@@ -224,14 +225,9 @@ export async function getAll<const D extends ResourceContract>(
 ): Answer<FacadeCall<D, 'getAll'>> {
   const t = target(resource, 'getAll');
   const spec = (resource.methods as { readonly getAll?: unknown }).getAll;
-  const isFinder = (spec as { kind?: unknown }).kind === 'finder';
-  const plan = methodPlan(
-    'finder',
-    undefined,
-    isFinder ? (spec as FinderContract) : undefined,
-    t.at('getAll'),
-  );
-  const [values, o] = (isFinder ? args : [undefined, ...args]) as unknown as [
+  const withParams = isFinder(spec);
+  const plan = methodPlan('finder', undefined, withParams ? spec : undefined, t.at('getAll'));
+  const [values, o] = (withParams ? args : [undefined, ...args]) as unknown as [
     Record<string, unknown> | undefined,
     CollectionOptions | undefined,
   ];

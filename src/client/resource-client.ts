@@ -17,6 +17,7 @@ import {
   createCall,
   deleteCall,
   getCall,
+  isFinder,
   methodPlan,
   partialUpdateCall,
   updateCall,
@@ -314,7 +315,3 @@ function bindResource(
 }
 
 type MethodsRecord = { readonly [name: string]: unknown };
-
-function isFinder(v: unknown): v is FinderContract {
-  return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'finder';
-}
