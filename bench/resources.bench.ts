@@ -378,14 +378,21 @@ function suites(): Suite[] {
     ];
     const verdict = (ok: boolean): string => (ok ? 'meets' : 'misses');
     const ratio = (x: App, y: App): number => a[x].rps / a[y].rps;
-    // with 1 ms resolution, a p99 of 1 ms is within 1.2x of a sub-millisecond one
-    const p99Within = (x: App): boolean => a[x].p99 <= Math.max(1.2 * a.node.p99, 1);
+    // autocannon's readings are whole milliseconds (a reading r stands for [r, r + 1) ms), so the verdict is
+    // decided only when every latency the two readings stand for agrees: a p99 of 1 ms beside node's 0 ms
+    // may be within 1.2x or not (until 2026-11 this printed "meets", which the readings cannot show)
+    const p99Verdict = (x: App): string => {
+      const [mine, node] = [a[x].p99, a.node.p99];
+      if (mine + 1 <= 1.2 * node) return 'meets';
+      if (mine > 1.2 * (node + 1)) return 'misses';
+      return mine <= 1.2 * node ? 'meets within the 1 ms resolution' : 'undecided at 1 ms resolution';
+    };
     const notes = [
       `${ROUNDS} rounds × ${RUN_SECONDS} s per app (order rotated each round) after ${WARMUP_SECONDS} s warmup; autocannon in its own process; ${r.pinned ? 'server and load generator pinned to one core each (taskset)' : 'not pinned'}`,
       `goal: createSvcServer ≥ 0.90× bare node:http requests/s: ${verdict(ratio('standalone', 'node') >= 0.9)} at ${ratio('standalone', 'node').toFixed(2)}×`,
       `goal: svcPlugin ≥ 0.90× bare node:http requests/s: ${verdict(ratio('plugin', 'node') >= 0.9)} at ${ratio('plugin', 'node').toFixed(2)}×`,
       `goal: svcPlugin ≥ 0.95× bare fastify requests/s: ${verdict(ratio('plugin', 'fastify') >= 0.95)} at ${ratio('plugin', 'fastify').toFixed(2)}×`,
-      `goal: p99 ≤ 1.2× node's (${a.node.p99.toFixed(2)} ms): createSvcServer ${verdict(p99Within('standalone'))} at ${a.standalone.p99.toFixed(2)} ms, svcPlugin ${verdict(p99Within('plugin'))} at ${a.plugin.p99.toFixed(2)} ms (autocannon's histogram has 1 ms resolution)`,
+      `goal: p99 ≤ 1.2× node's (${a.node.p99.toFixed(2)} ms): createSvcServer ${p99Verdict('standalone')} at ${a.standalone.p99.toFixed(2)} ms, svcPlugin ${p99Verdict('plugin')} at ${a.plugin.p99.toFixed(2)} ms (autocannon's histogram has 1 ms resolution)`,
       `anchor: bare fastify at ${ratio('fastify', 'node').toFixed(2)}× bare node:http`,
     ];
     const failures = APPS.filter((app) => a[app].non2xx + a[app].errors > 0);
