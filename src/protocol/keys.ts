@@ -696,6 +696,14 @@ function decodeSimpleBatchIds(ids: DataValue, type: KeyPartType | undefined): Si
   const n = list.length;
   const keys: SimpleKey[] = [];
   const primitive = typeof type === 'string' ? type : undefined;
+  // numbers and booleans are parsed by hand, which refuses U+0000 with every other stray character: no
+  // scan for it first (`includes` cost ~110 instructions an id, a tenth of decoding ten long ids)
+  const parsedByHand =
+    primitive === 'int' ||
+    primitive === 'long' ||
+    primitive === 'float' ||
+    primitive === 'double' ||
+    primitive === 'boolean';
   const seen = n > SCAN_DUPLICATES_UP_TO ? new Set<unknown>() : undefined;
   let wires: string[] | undefined; // of ByteString keys, when scanning
   for (let i = 0; i < n; i++) {
@@ -708,9 +716,11 @@ function decodeSimpleBatchIds(ids: DataValue, type: KeyPartType | undefined): Si
       );
     }
     // a primitive type converts straight away; schemas, and every failure, go the whole way
-    let key = item.includes('\u0000')
-      ? undefined // coerceSimpleKey refuses it
-      : type === undefined
+    let key = parsedByHand
+      ? parsePrimitive(item, primitive)
+      : item.includes('\u0000')
+        ? undefined // coerceSimpleKey refuses it
+        : type === undefined
         ? item
         : primitive === undefined
           ? undefined

@@ -403,6 +403,18 @@ describe('key decoding', () => {
           "NumberFormatException parsing batch key '9223372036854775808'",
         ],
         ['List(maybe)', 'boolean', "IllegalArgumentException parsing batch key 'maybe'"],
+        // U+0000 (percent-encoded on the wire) is refused by every type's parse, scanned for or not
+        ['List(1%002)', 'long', "NumberFormatException parsing batch key '1\u00002'"],
+        [
+          'List(12345678901234567%008)',
+          'long',
+          "NumberFormatException parsing batch key '12345678901234567\u00008'",
+        ],
+        ['List(1%00)', 'int', "NumberFormatException parsing batch key '1\u0000'"],
+        ['List(1.5%00)', 'double', "NumberFormatException parsing batch key '1.5\u0000'"],
+        ['List(true%00)', 'boolean', "IllegalArgumentException parsing batch key 'true\u0000'"],
+        ['List(a%00b)', 'string', "IllegalArgumentException parsing batch key 'a\u0000b'"],
+        ['List(a%00b)', 'bytes', "IllegalArgumentException parsing batch key 'a\u0000b'"],
       ];
       for (const [text, type, message] of cases) {
         it(`${text} as ${String(type)}`, () => {
