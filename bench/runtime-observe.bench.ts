@@ -414,7 +414,7 @@ function suites(): Suite[] {
 
 export const benchmark: BenchFile = {
   title:
-    'Observability cost over HTTP (autocannon, get by id): metrics, tracing API without SDK, access log at info, tracing with an SDK, each vs the same service unobserved',
+    'Observability cost over HTTP (autocannon, get by id): metrics, tracing API without SDK, access log at info (svcPlugin and the standalone server), tracing with an SDK, each vs the same service unobserved',
   suites,
 };
 
