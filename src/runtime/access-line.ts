@@ -107,6 +107,16 @@ let lastHttp = '';
 let lastHttpPart = '';
 const NO_BYTES_IN = ',"bytesIn":0,"bytesOut":';
 
+/**
+ * `s` as one flat string for V8: a part cached for many lines is flattened once, so that each line's copy
+ * walks one piece for it rather than the pieces it was concatenated from (a string's conversion to a
+ * number flattens it in place; its NaN is not used).
+ */
+function flattened(s: string): string {
+  void Number(s);
+  return s;
+}
+
 /** The millions of milliseconds (~17 minutes) of the last time, as text. */
 let lastMillions = -1;
 let lastMillionsText = '';
@@ -158,12 +168,12 @@ export function plainAccessLine(
   }
   if (http !== lastHttp) {
     if (NOT_PLAIN.test(http)) return undefined;
-    lastHttpPart = `","http":"${http}","url":"`;
+    lastHttpPart = flattened(`","http":"${http}","url":"`);
     lastHttp = http;
   }
   let tail = target.tail;
   if (status !== target.status) {
-    tail = target.tail = `"${target.text},"status":${status},"ms":`;
+    tail = target.tail = flattened(`"${target.text},"status":${status},"ms":`);
     target.status = status;
   }
   const counts = bytesIn === 0 ? NO_BYTES_IN : `,"bytesIn":${bytesIn},"bytesOut":`;
