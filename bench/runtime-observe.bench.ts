@@ -6,14 +6,18 @@
  *
  * - metrics: `createMetrics().observer` (goal: ≤ 5% fewer requests/s);
  * - tracing API, no SDK: `tracingObserver()` with no SDK registered (goal: ≤ 5%);
- * - access log at info: fastify's logger at `info` (its own request lines off, request ids on) plus the
- *   access log on an asynchronous pino destination (a file) (goal: ≥ 0.85× logging off);
+ * - access log at info: fastify's logger at `info` (`fastifyRequestIdOptions({ loggerInstance })`: its own
+ *   request lines off, request ids on) plus the access log on its LineWriter (a file) (goal: ≥ 0.85×
+ *   logging off);
+ * - the same on the standalone server: `createSvcServer` with a pino logger at `info`, request ids and the
+ *   access log, against `createSvcServer` with none of them (goal: ≥ 0.85×);
  * - tracing with an SDK: `BasicTracerProvider` + `BatchSpanProcessor` into an exporter that drops the
  *   spans, the W3C propagator and the AsyncLocalStorage context manager (reported, no goal). The SDK is
  *   registered in the observed app's process only.
  *
  * The server processes are pinned to core 0 and autocannon's to core 1 (`taskset`, when there is one); the
- * order of the two apps swaps each round. Then, in this process, the same per request without HTTP: the
+ * order of the two apps swaps each round. The driver stops its servers when it is stopped (the harness's
+ * time budget), and a server exits when its driver is gone. Then, in this process, the same per request without HTTP: the
  * pipeline's `handle` for a get, with each observer and with none (what each adds, in µs).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -24,6 +28,8 @@ import path from 'node:path';
 import type * as SvcModule from '../src';
 import type * as AppModule from '../examples/app';
 import type * as StoreModule from '../examples/store';
+import type * as ResourcesModule from '../examples/resources';
+import type * as QueueModule from '../examples/queue';
 import type * as SdkModule from '@opentelemetry/sdk-trace-base';
 import type * as ApiModule from '@opentelemetry/api';
 import type * as AlsModule from '@opentelemetry/context-async-hooks';
@@ -39,13 +45,23 @@ const ROUNDS = 8;
 const CONNECTIONS = 10;
 const PATH = '/photos/3';
 
-type Variant = 'metrics' | 'tracing-api' | 'access-log' | 'tracing-sdk';
-const VARIANTS: readonly Variant[] = ['metrics', 'tracing-api', 'access-log', 'tracing-sdk'];
+type Variant = 'metrics' | 'tracing-api' | 'access-log' | 'access-log-standalone' | 'tracing-sdk';
+const VARIANTS: readonly Variant[] = [
+  'metrics',
+  'tracing-api',
+  'access-log',
+  'access-log-standalone',
+  'tracing-sdk',
+];
 
 const GOALS: Record<Variant, { readonly label: string; readonly min?: number }> = {
   metrics: { label: 'metrics on vs off', min: 0.95 },
   'tracing-api': { label: 'tracing API with no SDK vs no tracing code', min: 0.95 },
   'access-log': { label: 'access log at info vs logging off', min: 0.85 },
+  'access-log-standalone': {
+    label: 'access log at info vs logging off, standalone server (createSvcServer)',
+    min: 0.85,
+  },
   'tracing-sdk': { label: 'tracing with an SDK (batch processor, in-memory sink) vs none' },
 };
 
@@ -75,6 +91,17 @@ async function runServer(): Promise<void> {
   const { createExampleApp } = load('../examples/app') as typeof AppModule;
   const { seededLibrary } = load('../examples/store') as typeof StoreModule;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-observe-'));
+  // a server whose driver is gone or stops it (at the harness's time budget) has nothing left to do
+  const leave = (): void => {
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on('disconnect', leave);
+  process.on('SIGTERM', leave);
+  if (variant === 'access-log-standalone') {
+    await runStandalone(svc, load, anchorOnly, dir);
+    return;
+  }
   let accessLog: SvcModule.AccessLog | undefined;
   let sdkShutdown: (() => Promise<void>) | undefined;
   let observers: SvcModule.RequestObserver[] = [];
@@ -86,13 +113,12 @@ async function runServer(): Promise<void> {
     const pino = (load('pino') as typeof PinoModule).default;
     accessLog = svc.createAccessLog({ destination: path.join(dir, 'access.log') });
     observers = [svc.requestIds(), accessLog.observer];
-    fastifyOptions = {
-      ...svc.fastifyRequestIdOptions(),
+    fastifyOptions = svc.fastifyRequestIdOptions({
       loggerInstance: pino(
         { level: 'info' },
         pino.destination({ dest: path.join(dir, 'app.log'), sync: false }),
       ),
-    };
+    });
   } else {
     const api = load('@opentelemetry/api') as typeof ApiModule;
     const sdk = load('@opentelemetry/sdk-trace-base') as typeof SdkModule;
@@ -141,8 +167,66 @@ async function runServer(): Promise<void> {
   });
 }
 
+/**
+ * The standalone server's access-log case: `createSvcServer` with a pino logger at `info` (its error
+ * lines), request ids and the access log, or (the anchor) with none of them.
+ */
+async function runStandalone(
+  svc: typeof SvcModule,
+  load: NodeJS.Require,
+  anchorOnly: boolean,
+  dir: string,
+): Promise<void> {
+  const { exampleService } = load('../examples/resources') as typeof ResourcesModule;
+  const { openExampleQueue } = load('../examples/queue') as typeof QueueModule;
+  const { seededLibrary } = load('../examples/store') as typeof StoreModule;
+  const queue = await openExampleQueue({ dataDir: dir });
+  const resources = exampleService(seededLibrary(), { queue });
+  let accessLog: SvcModule.AccessLog | undefined;
+  let options: SvcModule.SvcHttpServerOptions = { resources };
+  if (!anchorOnly) {
+    const pino = (load('pino') as typeof PinoModule).default;
+    accessLog = svc.createAccessLog({ destination: path.join(dir, 'access.log') });
+    options = {
+      resources,
+      logger: pino({ level: 'info' }, pino.destination({ dest: path.join(dir, 'app.log'), sync: false })),
+      observers: [svc.requestIds(), accessLog.observer],
+    };
+  }
+  const server = svc.createSvcServer(options);
+  const { port } = await svc.listenOn(server);
+  process.send!({ port });
+  process.on('message', (m) => {
+    if (m !== 'stop') return;
+    void (async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await accessLog?.close();
+      await queue.close({ timeoutMs: 1000 });
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    })();
+  });
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Driver process
+
+/** The servers running now: stopped when the driver is (the harness stops it at its time budget). */
+const liveServers = new Set<ChildProcess>();
+
+function stopServersOnExit(): void {
+  const killAll = (): void => {
+    for (const server of liveServers) server.kill('SIGTERM');
+    liveServers.clear();
+  };
+  process.on('exit', killAll);
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+    process.once(signal, () => {
+      killAll();
+      process.exit(1);
+    });
+}
 
 interface Measured {
   readonly rps: number;
@@ -166,11 +250,15 @@ type Autocannon = (options: {
 
 async function runDriver(): Promise<void> {
   const autocannon = createRequire(__filename)('autocannon') as Autocannon;
+  stopServersOnExit();
   const results: DriverResult[] = [];
   for (const variant of VARIANTS) {
-    const servers = (['anchor', 'observed'] as const).map((app) =>
-      node(0, ['--server', `--variant=${variant}`, `--app=${app}`], true),
-    );
+    const servers = (['anchor', 'observed'] as const).map((app) => {
+      const server = node(0, ['--server', `--variant=${variant}`, `--app=${app}`], true);
+      liveServers.add(server);
+      server.once('exit', () => liveServers.delete(server));
+      return server;
+    });
     const [anchorPort, observedPort] = await Promise.all(
       servers.map(
         (server) =>
@@ -326,7 +414,7 @@ function suites(): Suite[] {
 
 export const benchmark: BenchFile = {
   title:
-    'Observability cost over HTTP (autocannon, get by id): metrics, tracing API without SDK, access log at info, tracing with an SDK, each vs the same service unobserved',
+    'Observability cost over HTTP (autocannon, get by id): metrics, tracing API without SDK, access log at info (svcPlugin and the standalone server), tracing with an SDK, each vs the same service unobserved',
   suites,
 };
 

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import pino, { type Logger } from 'pino';
 import type {
   EncodedResponse,
@@ -8,6 +9,7 @@ import type {
 } from '../resources';
 import { type ExcludeOption, excluder } from './exclude';
 import { DEFAULT_REQUEST_ID_HEADER, isLastProcessUniqueId } from './request-id';
+import { accessLineText, accessTarget, methodOf, plainAccessLine } from './access-line';
 import { LineWriter } from './line-writer';
 import { markRequestStream, streamedBytes } from './streamed-bytes';
 
@@ -74,75 +76,6 @@ export interface AccessLog {
 
 function byteLength(body: EncodedResponse['body']): number {
   return body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-}
-
-/** Chars `JSON.stringify` escapes in a string: quote, backslash, controls and (lone) surrogates. */
-// eslint-disable-next-line no-control-regex -- the controls JSON escapes
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** A string's JSON: the common one (an id, a method, a URL) quoted as it is, the rest by `JSON.stringify`. */
-function quoted(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
-}
-
-/** `,"resource":…,"method":…` per method target: the same few texts on every line, built once each. */
-const targetParts = new WeakMap<object, string>();
-/** The last target and its text: a run of requests to one method finds it without the `WeakMap`. */
-let lastTarget: object | undefined;
-let lastTargetPart = '';
-
-/** The line's `method`: the resource method, with its name for a finder or an action (`finder:search`). */
-function methodOf(inv: Invocation): string {
-  return inv.methodName === undefined ? inv.method : `${inv.method}:${inv.methodName}`;
-}
-
-function targetPart(inv: Invocation): string {
-  if (inv.target === lastTarget) return lastTargetPart;
-  let part = targetParts.get(inv.target);
-  if (part === undefined) {
-    part = `,"resource":${JSON.stringify(inv.resource.path)},"method":${JSON.stringify(methodOf(inv))}`;
-    targetParts.set(inv.target, part);
-  }
-  lastTarget = inv.target;
-  return (lastTargetPart = part);
-}
-
-/** The last HTTP method quoted (a service's lines mostly repeat one or two). */
-let lastHttp = '';
-let lastHttpQuoted = '""';
-
-function quotedHttp(method: string): string {
-  if (method !== lastHttp) {
-    lastHttpQuoted = quoted(method);
-    lastHttp = method;
-  }
-  return lastHttpQuoted;
-}
-
-/** The last `Date.now()` and its text: requests within one millisecond share it. */
-let lastTime = 0;
-let lastTimeText = '0';
-
-function timeText(now: number): string {
-  if (now !== lastTime) {
-    lastTimeText = `${now}`;
-    lastTime = now;
-  }
-  return lastTimeText;
-}
-
-/**
- * `h / 100` as JavaScript writes it (`String(Math.round(ms * 100) / 100)`, the line's `ms` as pino would
- * write the number), from the whole number `h` ≥ 0: whole numbers written as such are Node's cached small
- * integers' texts, where the fraction's double took V8's shortest-digits conversion, ~900 instructions a
- * line (callgrind, bench/runtime-observe's access-log setup).
- */
-export function hundredthsText(h: number): string {
-  // above that (4 000 years), a double's shortest digits may be fewer than the two decimals
-  if (h >= 2 ** 47) return `${h / 100}`;
-  const r = h % 100;
-  const w = (h - r) / 100;
-  return r === 0 ? `${w}` : r % 10 === 0 ? `${w}.${r / 10}` : r < 10 ? `${w}.0${r}` : `${w}.${r}`;
 }
 
 /** Creates an access log (see the file comment). */
@@ -221,14 +154,43 @@ export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
         return;
       }
       // our own writer: the line pino would write, built directly, not through pino's generic serializer
-      let line = `{"level":30,"time":${timeText(Date.now())}`;
-      if (typeof id === 'string') line += `,"reqId":${isLastProcessUniqueId(id) ? `"${id}"` : quoted(id)}`;
-      line += `,"http":${quotedHttp(request.method)},"url":${quoted(request.url)}`;
-      if (inv !== undefined) line += targetPart(inv);
-      line += `,"status":${response.status},"ms":${hundredthsText(hundredths)},"bytesIn":${bytesIn},"bytesOut":${bytesOut}`;
-      if (errorName !== undefined) line += `,"error":${JSON.stringify(errorName)}`;
-      if (code !== undefined) line += `,"code":${JSON.stringify(code)}`;
-      destination.write(`${line},"msg":"request"}\n`);
+      // (access-line.ts), from cached parts when it can be
+      const time = Date.now();
+      const idText = typeof id === 'string' ? id : undefined;
+      const target = inv === undefined ? undefined : accessTarget(inv);
+      if (errorName === undefined) {
+        const line = plainAccessLine(
+          time,
+          idText,
+          idText !== undefined && isLastProcessUniqueId(idText),
+          request.method,
+          request.url,
+          target,
+          response.status,
+          hundredths,
+          bytesIn,
+          bytesOut,
+        );
+        if (line !== undefined) {
+          destination.write(line, true);
+          return;
+        }
+      }
+      destination.write(
+        accessLineText(
+          time,
+          idText,
+          request.method,
+          request.url,
+          target,
+          response.status,
+          hundredths,
+          bytesIn,
+          bytesOut,
+          errorName,
+          code,
+        ),
+      );
     }
   }
 

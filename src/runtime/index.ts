@@ -77,7 +77,7 @@ export {
   requestIdOf,
   requestIds,
 } from './request-id';
-export { type FastifyChildLoggerFactory, lazyChildLoggerFactory } from './lazy-child-logger';
+export { type FastifyChildLoggerFactory, lazyChildLoggerFactory, lazyChildren } from './lazy-child-logger';
 export {
   type AccessLog,
   type AccessLogOptions,

@@ -88,27 +88,33 @@ export class LineWriter {
     return this.#dropped;
   }
 
-  /** Queues `text` (whole lines, each ending in `\n`); false when closed or dropped (see `maxQueuedBytes`). */
-  write(text: string): boolean {
+  /**
+   * Queues `text` (whole lines, each ending in `\n`); false when closed or dropped (see `maxQueuedBytes`).
+   * `ascii`: the caller knows every char of `text` is ASCII, so that it is copied as it is (one byte a char)
+   * rather than encoded and measured as UTF-8 (~0.4k instructions less for an access-log line, callgrind).
+   */
+  write(text: string, ascii = false): boolean {
     if (this.#closed) return false;
     if (this.#queuedBytes > this.#maxQueuedBytes) {
       this.#drop();
       return false;
     }
+    const encoding = ascii ? 'latin1' : 'utf8';
     // at most 3 bytes per UTF-16 unit: measured exactly only when the block may be too short
-    if (this.#used + text.length * 3 > this.#block.length) {
-      const bytes = Buffer.byteLength(text);
+    const most = ascii ? text.length : text.length * 3;
+    if (this.#used + most > this.#block.length) {
+      const bytes = ascii ? most : Buffer.byteLength(text);
       if (this.#used + bytes > this.#block.length) {
         this.#seal();
         if (bytes > this.#block.length) {
           // longer than a block: a write of its own
-          this.#enqueue(Buffer.from(text, 'utf8'));
+          this.#enqueue(Buffer.from(text, encoding));
           this.#writeNext();
           return true;
         }
       }
     }
-    this.#used += this.#block.write(text, this.#used, 'utf8');
+    this.#used += this.#block.write(text, this.#used, encoding);
     if (this.#maxWrite !== Infinity) this.#ends.push(this.#used);
     if (this.#used >= this.#blockBytes) {
       this.#seal();

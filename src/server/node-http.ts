@@ -320,7 +320,7 @@ function writeAtOnce(
     for (const name in extra) {
       // a header an observer added, after the response's own (a name both set: the observer's, as
       // setHeader after setHeader would leave it)
-      if (NON_ASCII.test(extra[name]!) || name.toLowerCase() === 'vary') return false;
+      if (NON_ASCII.test(extra[name]!) || (name.length === 4 && name.toLowerCase() === 'vary')) return false;
     }
   }
   if (extra === undefined && ASCII_HEADERS.has(headers)) {
@@ -330,11 +330,16 @@ function writeAtOnce(
     else res.end(body);
     return true;
   }
-  const all: { [name: string]: string | number } = {};
-  for (const name in headers) {
-    const value = headers[name]!;
-    if (NON_ASCII.test(value)) return false;
-    all[name] = value;
+  let all: { [name: string]: string | number };
+  // the shared headers spread with the observers' after them (a request id's echo), as below
+  if (ASCII_HEADERS.has(headers)) all = { ...headers };
+  else {
+    all = {};
+    for (const name in headers) {
+      const value = headers[name]!;
+      if (NON_ASCII.test(value)) return false;
+      all[name] = value;
+    }
   }
   if (extra !== undefined) for (const name in extra) all[name] = extra[name]!;
   all['content-length'] = length;

@@ -3,13 +3,23 @@
  * nothing (src/server/fastify-direct-send.ts): the same resources served once as they come (`/direct`),
  * and once below an onSend hook that passes every payload through (`/hooked`), which keeps them on
  * `reply.send`, must answer byte for byte alike (status, header names in order, values, body); a header a
- * hook sets on the reply, and an onSend hook's rewrite, still reach the client. One server for the file.
+ * hook sets on the reply, and an onSend hook's rewrite, still reach the client. Alike with observers that
+ * add headers of their own (a request id's echo, a name in capitals with a Latin-1 value). One server for
+ * the file.
  */
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import fastify, { type FastifyInstance } from 'fastify';
-import { LONG_KEY, STRING_KEY, ServiceError, collection, svcPlugin } from '../../src';
+import {
+  LONG_KEY,
+  type RequestObserver,
+  STRING_KEY,
+  ServiceError,
+  collection,
+  requestIds,
+  svcPlugin,
+} from '../../src';
 import { Photo } from '../generated/fixtures/com/example/photos/Photo';
 import { PhotoFormat } from '../generated/fixtures/com/example/photos/PhotoFormat';
 import { makePhoto } from './support/photos';
@@ -40,6 +50,17 @@ const resources = [
   }),
 ];
 
+/** Observers that add headers: the request id's echo, and one named in capitals with a Latin-1 value. */
+const observers: RequestObserver[] = [
+  requestIds(),
+  {
+    start(request) {
+      if (request.responseHeaders !== undefined) request.responseHeaders['X-Served-By'] = 'café';
+      return undefined;
+    },
+  },
+];
+
 interface Raw {
   readonly status: number;
   readonly headers: readonly string[];
@@ -49,7 +70,7 @@ interface Raw {
 let app: FastifyInstance;
 let port: number;
 
-function request(method: string, path: string, body?: string): Promise<Raw> {
+function request(method: string, path: string, body?: string, id?: string): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -61,6 +82,7 @@ function request(method: string, path: string, body?: string): Promise<Raw> {
         headers: {
           'x-svc-protocol-version': '2.0.0',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(id === undefined ? {} : { 'x-request-id': id }),
         },
       },
       (res) => {
@@ -86,6 +108,11 @@ beforeAll(async () => {
   await app.register(async (scope) => {
     scope.addHook('onSend', async (_request, _reply, payload) => payload);
     await scope.register(svcPlugin, { prefix: '/hooked', resources });
+  });
+  await app.register(svcPlugin, { prefix: '/observed', resources, observers });
+  await app.register(async (scope) => {
+    scope.addHook('onSend', async (_request, _reply, payload) => payload);
+    await scope.register(svcPlugin, { prefix: '/observed-hooked', resources, observers });
   });
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (_request, reply) => {
@@ -128,6 +155,23 @@ describe('a response written without reply.send', () => {
     expect(direct.body.toString('latin1')).toBe(hooked.body.toString('latin1').replace('/hooked', '/direct'));
   });
 
+  it.each([
+    ['a get', 'GET', '/items/1', undefined],
+    ['a batch get', 'GET', '/items?ids=List(1,2)', undefined],
+    ['a create (201 and an id header)', 'POST', '/items', '{"title":"t","format":"PNG","time":1}'],
+    ['an id header in Latin-1', 'POST', '/names', '{"title":"t","format":"PNG","time":1}'],
+  ])(
+    "is byte for byte what reply.send writes with the observers' headers: %s",
+    async (_what, method, path, body) => {
+      const direct = await request(method, `/observed${path}`, body, 'id-1');
+      const hooked = await request(method, `/observed-hooked${path}`, body, 'id-1');
+      expect(direct.status).toBe(hooked.status);
+      expect(direct.headers).toEqual(hooked.headers);
+      expect(direct.headers).toEqual(expect.arrayContaining(['x-request-id: id-1', 'x-served-by: café']));
+      expect(direct.body.equals(hooked.body)).toBe(true);
+    },
+  );
+
   it('is taken where fastify would add nothing, and only there', async () => {
     // fastify's own Reply (every instance's replies inherit from it)
     const { prototype } = createRequire(__filename)('fastify/lib/reply') as {
@@ -136,6 +180,7 @@ describe('a response written without reply.send', () => {
     const spy = jest.spyOn(prototype, 'send');
     try {
       await request('GET', '/direct/items/1');
+      await request('GET', '/observed/items/1', undefined, 'id-2');
       expect(spy).not.toHaveBeenCalled();
       await request('GET', '/hooked/items/1');
       expect(spy).toHaveBeenCalled();

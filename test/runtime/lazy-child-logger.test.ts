@@ -1,6 +1,8 @@
 /**
  * The request logger fastify gets from `fastifyRequestIdOptions()`: made on first use, so that a request
- * that logs nothing costs no pino child, and one that logs writes its lines with the request id.
+ * that logs nothing costs no pino child, and one that logs writes its lines with the request id; given the
+ * application's logger (`fastifyRequestIdOptions({ loggerInstance })`), through fastify's own child
+ * factory, with every line the logger and its children write unchanged.
  */
 import { Writable } from 'node:stream';
 import fastify from 'fastify';
@@ -93,4 +95,58 @@ it('answers whatever its class does not hold from its real child: a getter, a se
   expect(log.bindings()).toEqual({ reqId: 'd-1' });
   expect(lines.map((l) => [l.reqId, l.level, l.msg])).toEqual([['d-1', 20, 'now written']]);
   expect(child).toHaveBeenCalledTimes(1);
+});
+
+it("given the logger, makes request loggers on first use through fastify's own factory, and leaves the logger as it was", async () => {
+  const { lines, stream } = capture();
+  const logger = pino({ level: 'info' }, stream);
+  const childOfLogger = logger.child;
+  const options = fastifyRequestIdOptions({ loggerInstance: logger });
+  expect(options).not.toHaveProperty('childLoggerFactory');
+  // pino's own child, as fastify's logger holds it
+  const pinoChild = jest.spyOn(Object.getPrototypeOf(logger) as { child: () => unknown }, 'child');
+  const app = fastify(options);
+  let quietLog: unknown;
+  app.get('/quiet', (request) => {
+    quietLog = request.log;
+    return { ok: true };
+  });
+  app.get('/chatty', (request) => {
+    request.log.info({ extra: 1 }, 'handled');
+    request.log.child({ step: 2 }).warn('deeper');
+    expect(request.log.level).toBe('info');
+    return { ok: true };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    pinoChild.mockClear();
+    expect((await fetch(`${base}/quiet`, { headers: { 'x-request-id': 'q-2' } })).status).toBe(200);
+    expect(pinoChild).not.toHaveBeenCalled();
+    expect((await fetch(`${base}/chatty`, { headers: { 'x-request-id': 'c-2' } })).status).toBe(200);
+    // the request's child, then the child of that child
+    expect(pinoChild).toHaveBeenCalledTimes(2);
+    app.log.info('from the app');
+    app.log.child({ part: 'x' }).info('from a child of the app');
+    await new Promise((r) => setImmediate(r));
+    expect(
+      lines
+        .filter((l) => l.msg !== 'Server listening at ' + base)
+        .map((l) => [l.msg, l.reqId, l.extra ?? l.step ?? l.part]),
+    ).toEqual([
+      ['handled', 'c-2', 1],
+      ['deeper', 'c-2', 2],
+      ['from the app', undefined, undefined],
+      ['from a child of the app', undefined, 'x'],
+    ]);
+    // the request logger of a quiet request is still a logger, made when first used
+    expect((quietLog as { bindings(): unknown }).bindings()).toEqual({ reqId: 'q-2' });
+    // the application's own logger is untouched: its children are made at once, as pino makes them
+    pinoChild.mockRestore();
+    expect(logger.child).toBe(childOfLogger);
+    expect(Object.getPrototypeOf(logger.child({ a: 1 }))).toBe(logger);
+  } finally {
+    pinoChild.mockRestore();
+    await app.close();
+  }
 });
