@@ -14,7 +14,7 @@ import {
   nextSlice,
 } from '../resources/slices';
 import type { BoundCall } from './bind';
-import { entryWriter, flatten } from './batch-finder-text';
+import { entryWriter } from './batch-finder-text';
 import { type CriterionHandler, type CriterionOutcome, runCriteria } from './per-criterion';
 import { type BuildOptions, batchFinderPage } from './response-builder';
 import { criterionCheckOf } from './validation-filter';
@@ -168,7 +168,7 @@ export async function checkCriteria(
 /**
  * Pass 2: runs the criteria as `runPerCriterion` does (at most the method's `concurrency` pending, a slice
  * at a time), each made from the text as it starts, and writes each criterion's entry as soon as it and
- * every one before it are settled. One value: the entries' text, one string per slice (join them with
+ * every one before it are settled. One value: the entries' text, UTF-8 bytes per slice (joined by
  * {@link batchFinderJson}). Fails with what building an entry throws.
  */
 export function lazyBatchFinderText(
@@ -177,7 +177,7 @@ export function lazyBatchFinderText(
   codec: JsonCodec,
   options: BuildOptions,
   path: string,
-): Observable<string[]> {
+): Observable<Buffer[]> {
   const inv = call.invocation;
   const target = inv.target;
   const batch = target.batch!;
@@ -186,10 +186,10 @@ export function lazyBatchFinderText(
     codec,
     batchFinderPage(call, options, { criterion: (i) => itemOf(list, i), path }),
   );
-  return new Observable<string[]>((subscriber) => {
+  return new Observable<Buffer[]>((subscriber) => {
     const n = list.items;
     const parts: string[] = [];
-    const slices: string[] = [];
+    const slices: Buffer[] = [];
     /** Outcomes settled before an earlier criterion's (async answers), until their turn to be written. */
     const early = new Map<number, CriterionOutcome>();
     let written = 0;
@@ -212,11 +212,11 @@ export function lazyBatchFinderText(
           write(o, written++, parts);
         }
       },
-      beforeTurn: () => flatten(parts, slices),
+      beforeTurn: () => slices.push(utf8(parts)),
     }).subscribe({
       error: (error: unknown) => subscriber.error(error),
       complete: () => {
-        flatten(parts, slices);
+        slices.push(utf8(parts));
         subscriber.next(slices);
         subscriber.complete();
       },
@@ -224,7 +224,29 @@ export function lazyBatchFinderText(
   });
 }
 
-/** The response body of a batch finder from its entries' text (what `withElementsText` makes of it). */
-export function batchFinderJson(slices: readonly string[]): string {
-  return `{"elements":[${slices.join(',')}]}`;
+/**
+ * A slice's entries as UTF-8 bytes, a comma first unless it is the first slice with entries: a Buffer of
+ * more than 4 KiB lives outside the JavaScript heap, so that the scavenges of the turns until the response
+ * is complete neither scan nor copy the text (the text of 1 000 entries is ~180 KB per request).
+ */
+function utf8(parts: string[]): Buffer {
+  const text = parts.join('');
+  parts.length = 0;
+  return Buffer.from(text, 'utf8');
+}
+
+const OPEN = Buffer.from('{"elements":[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}');
+
+/** The response body of a batch finder from its entries (what `withElementsText` makes of them). */
+export function batchFinderJson(slices: readonly Buffer[]): Buffer {
+  const all: Buffer[] = [OPEN];
+  for (const s of slices) {
+    if (s.byteLength === 0) continue;
+    if (all.length > 1) all.push(COMMA);
+    all.push(s);
+  }
+  all.push(CLOSE);
+  return Buffer.concat(all);
 }

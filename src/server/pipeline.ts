@@ -735,7 +735,7 @@ export class ResourcePipeline {
         this.families[state.family]!,
         urlPathOf(state.request),
       );
-      const slices = (await this.awaitHandler(state, inv, text)) as string[];
+      const slices = (await this.awaitHandler(state, inv, text)) as Buffer[];
       // the join and the adapter's copy of it get a turn of their own (as in batch-finder-text.ts)
       await nextSlice(ctx, label);
       return this.encode(state, encodedBatchFinderResponse(), batchFinderJson(slices));
@@ -1064,7 +1064,11 @@ export class ResourcePipeline {
     state.codec = this.config.codecs.get(type);
   }
 
-  private encode(state: RequestState, response: ResourceResponse, encodedJson?: string): EncodedResponse {
+  private encode(
+    state: RequestState,
+    response: ResourceResponse,
+    encodedJson?: string | Uint8Array,
+  ): EncodedResponse {
     const version = state.responseVersion ?? '1.0.0';
     const type = response.body === undefined ? undefined : state.responseType!;
     const extra = (state.call?.invocation.ctx as { responseHeaders?: Record<string, string> } | undefined)
