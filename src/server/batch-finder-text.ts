@@ -73,6 +73,13 @@ export async function encodeBatchFinderInParts(
   return withElementsText(codec, encodedBatchFinderResponse().body!, slices.join(','));
 }
 
+/** Where entries are written: an array of strings, or anything that takes them in order. */
+export interface TextParts {
+  /** 0 until something is written (since the last time it was emptied). */
+  readonly length: number;
+  push(...texts: string[]): unknown;
+}
+
 /**
  * Writes criterion `i`'s entry, from its outcome, to `parts` (a comma first unless `parts` is empty): a
  * plain page from the template, any other as data encoded. Throws what building the entry throws.
@@ -81,7 +88,7 @@ export function entryWriter(
   call: BoundCall,
   codec: JsonCodec,
   page: (o: CriterionOutcome, i: number) => CollectionPage | { readonly error: DataMap },
-): (o: CriterionOutcome, i: number, parts: string[]) => void {
+): (o: CriterionOutcome, i: number, parts: TextParts) => void {
   const projected = call.invocation.ctx.pagingProjection !== undefined;
   return (o, i, parts) => {
     const p = page(o, i);
@@ -113,7 +120,7 @@ export function flatten(parts: string[], slices: string[]): void {
  * Pushes `{"elements":[...],"paging":{"start":s,"count":c[,"total":t],"links":[]}}` of a page without
  * links, in pieces which {@link flatten} joins (no concatenated string per piece).
  */
-function pushPlainEntry(codec: JsonCodec, p: CollectionPage, parts: string[]): void {
+function pushPlainEntry(codec: JsonCodec, p: CollectionPage, parts: TextParts): void {
   const { start, count, total } = p.paging;
   parts.push(
     '{"elements":[',
