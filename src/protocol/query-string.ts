@@ -241,6 +241,9 @@ export interface LongList {
   readonly items: number;
   /** The query with `List()` in place of that value: what is left to parse. */
   readonly query: string;
+  /** Where the value (`List(...)`, as sent) starts in the raw query, and where it ends (exclusive). */
+  readonly valueStart: number;
+  readonly valueEnd: number;
 }
 
 /**
@@ -267,7 +270,13 @@ export function findLongList(rawQuery: string, maxItems: number): LongList | und
         } catch {
           return undefined; // the parser reports the bad name
         }
-        return { name, items, query: `${rawQuery.slice(0, eq + 1)}List()${rawQuery.slice(to)}` };
+        return {
+          name,
+          items,
+          query: `${rawQuery.slice(0, eq + 1)}List()${rawQuery.slice(to)}`,
+          valueStart: eq + 1,
+          valueEnd: to,
+        };
       }
     }
     from = to + 1;

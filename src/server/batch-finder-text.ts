@@ -11,6 +11,7 @@ import {
   collectionBodyOf,
 } from './response-builder';
 import { withElementsText } from './elements-text';
+import type { CriterionOutcome } from './per-criterion';
 
 /**
  * A large batch finder's JSON body (issue 22) built and encoded as it goes: each criterion's entry is
@@ -50,8 +51,7 @@ export async function encodeBatchFinderInParts(
   between: () => Promise<void>,
 ): Promise<string | undefined> {
   const outcomes = batchFinderOutcomes(call, result);
-  const page = batchFinderPage(call, options);
-  const projected = call.invocation.ctx.pagingProjection !== undefined;
+  const write = entryWriter(call, codec, batchFinderPage(call, options));
   /** The text of the current slice's entries, in pieces (commas between entries included). */
   const parts: string[] = [];
   /** Each earlier slice's entries as one flat string (see {@link flatten}). */
@@ -59,18 +59,7 @@ export async function encodeBatchFinderInParts(
   let deadline = performance.now() + SLICE_BUDGET_MS;
   for (let i = 0; i < outcomes.length;) {
     const end = Math.min(outcomes.length, i + CRITERIA_PER_GROUP);
-    for (; i < end; i++) {
-      const p = page(outcomes[i]!, i);
-      if (parts.length > 0) parts.push(',');
-      if ('error' in p) {
-        const entry = (batchFinderResponse([p]).get('elements') as DataList).get(0) as DataMap;
-        parts.push(codec.mapToString(entry));
-      } else if (projected || p.metadata !== undefined || p.paging.links.length > 0) {
-        parts.push(codec.mapToString(collectionBodyOf(call, p)));
-      } else {
-        pushPlainEntry(codec, p, parts);
-      }
-    }
+    for (; i < end; i++) write(outcomes[i]!, i, parts);
     if (performance.now() >= deadline) {
       flatten(parts, slices);
       await between();
@@ -84,13 +73,44 @@ export async function encodeBatchFinderInParts(
   return withElementsText(codec, encodedBatchFinderResponse().body!, slices.join(','));
 }
 
+/** Where entries are written: an array of strings, or anything that takes them in order. */
+export interface TextParts {
+  /** 0 until something is written (since the last time it was emptied). */
+  readonly length: number;
+  push(...texts: string[]): unknown;
+}
+
+/**
+ * Writes criterion `i`'s entry, from its outcome, to `parts` (a comma first unless `parts` is empty): a
+ * plain page from the template, any other as data encoded. Throws what building the entry throws.
+ */
+export function entryWriter(
+  call: BoundCall,
+  codec: JsonCodec,
+  page: (o: CriterionOutcome, i: number) => CollectionPage | { readonly error: DataMap },
+): (o: CriterionOutcome, i: number, parts: TextParts) => void {
+  const projected = call.invocation.ctx.pagingProjection !== undefined;
+  return (o, i, parts) => {
+    const p = page(o, i);
+    if (parts.length > 0) parts.push(',');
+    if ('error' in p) {
+      const entry = (batchFinderResponse([p]).get('elements') as DataList).get(0) as DataMap;
+      parts.push(codec.mapToString(entry));
+    } else if (projected || p.metadata !== undefined || p.paging.links.length > 0) {
+      parts.push(codec.mapToString(collectionBodyOf(call, p)));
+    } else {
+      pushPlainEntry(codec, p, parts);
+    }
+  };
+}
+
 /**
  * Moves a slice's text into `slices` as one flat string, before the turn ends, so that what lives on to
  * the end of the request is the text alone: one object per slice. An entry written as one template string
  * was a tree of ~8 concatenated strings around its elements' JSON (~450 bytes for ~180 of text), ten
  * objects per entry which every scavenge meanwhile copied (issue 22).
  */
-function flatten(parts: string[], slices: string[]): void {
+export function flatten(parts: string[], slices: string[]): void {
   if (parts.length === 0) return;
   slices.push(parts.join(''));
   parts.length = 0;
@@ -100,7 +120,7 @@ function flatten(parts: string[], slices: string[]): void {
  * Pushes `{"elements":[...],"paging":{"start":s,"count":c[,"total":t],"links":[]}}` of a page without
  * links, in pieces which {@link flatten} joins (no concatenated string per piece).
  */
-function pushPlainEntry(codec: JsonCodec, p: CollectionPage, parts: string[]): void {
+function pushPlainEntry(codec: JsonCodec, p: CollectionPage, parts: TextParts): void {
   const { start, count, total } = p.paging;
   parts.push(
     '{"elements":[',

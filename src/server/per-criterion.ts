@@ -47,8 +47,46 @@ export function runPerCriterion(
   concurrency: number,
 ): Observable<CriterionOutcomes> {
   return new Observable<CriterionOutcomes>((subscriber) => {
-    const n = criteria.length;
-    const outcomes: CriterionOutcome[] = new Array<CriterionOutcome>(n).fill(MISSING);
+    const outcomes: CriterionOutcome[] = new Array<CriterionOutcome>(criteria.length).fill(MISSING);
+    return runCriteria(handler, criteria.length, (i) => criteria[i], params, ctx, concurrency, {
+      settle: (i, outcome) => {
+        outcomes[i] = outcome;
+      },
+    }).subscribe({
+      error: (error: unknown) => subscriber.error(error),
+      complete: () => {
+        subscriber.next(new CriterionOutcomes(outcomes));
+        subscriber.complete();
+      },
+    });
+  });
+}
+
+/** What {@link runCriteria} tells its caller as it goes. */
+export interface CriteriaHooks {
+  /** Criterion `i` is finished: its outcome, final (called once per criterion, in any order). */
+  settle(i: number, outcome: CriterionOutcome): void;
+  /** The slice is over: called before the runner waits for its next turn. */
+  beforeTurn?(): void;
+}
+
+/**
+ * The runner of {@link runPerCriterion} over `count` criteria got one at a time from `criterionAt(i)` (called
+ * when criterion `i` starts, so that a caller can make each criterion as it is needed: lazy-criteria.ts),
+ * each outcome handed to `hooks.settle` as it is known. Completes once every criterion has settled.
+ * `criterionAt` throwing fails the whole run (unlike a handler throwing, which is that criterion's error).
+ */
+export function runCriteria(
+  handler: CriterionHandler,
+  count: number,
+  criterionAt: (i: number) => unknown,
+  params: unknown,
+  ctx: ResourceContext,
+  concurrency: number,
+  hooks: CriteriaHooks,
+): Observable<void> {
+  return new Observable<void>((subscriber) => {
+    const n = count;
     const running = new Set<Subscription>();
     const sliced = n >= SLICED_BATCH_SIZE;
     let next = 0;
@@ -64,17 +102,28 @@ export function runPerCriterion(
      */
     let sliceEnd = sliced ? performance.now() + SLICE_BUDGET_MS : Infinity;
 
+    const fail = (error: unknown): void => {
+      if (closed) return;
+      closed = true;
+      for (const s of running) s.unsubscribe();
+      subscriber.error(error);
+    };
     const settle = (i: number, outcome: CriterionOutcome): void => {
-      outcomes[i] = outcome;
+      try {
+        hooks.settle(i, outcome);
+      } catch (error) {
+        fail(error);
+      }
     };
     const finishOne = (): void => {
       pending--;
       if (!closed && !waiting && !pumping) pump();
     };
     const start = (i: number): void => {
+      const criterion = criterionAt(i);
       let out: unknown;
       try {
-        out = handler(criteria[i], params, ctx);
+        out = handler(criterion, params, ctx);
       } catch (error) {
         settle(i, { kind: 'error', error });
         return;
@@ -124,6 +173,7 @@ export function runPerCriterion(
           if (performance.now() >= sliceEnd) {
             // the rest in a later turn, after the I/O that waits (slices.ts); a gone client ends it there
             waiting = true;
+            hooks.beforeTurn?.();
             nextSlice(ctx as unknown as SliceOwner, 'batch finder criteria').then(
               () => {
                 waiting = false;
@@ -132,22 +182,21 @@ export function runPerCriterion(
               },
               (error: unknown) => {
                 waiting = false;
-                if (closed) return;
-                closed = true;
-                for (const s of running) s.unsubscribe();
-                subscriber.error(error);
+                fail(error);
               },
             );
             return;
           }
           start(next++);
         }
+      } catch (error) {
+        fail(error);
       } finally {
         pumping = false;
       }
       if (!closed && next === n && pending === 0) {
         closed = true;
-        subscriber.next(new CriterionOutcomes(outcomes));
+        subscriber.next();
         subscriber.complete();
       }
     };

@@ -40,6 +40,16 @@ import {
 import { streamCollection } from './streamed-collection';
 import { DEFAULT_PAYLOAD_BYTES, decodeBody, decodeRelatedContent } from './decode';
 import { runPerCriterion } from './per-criterion';
+import {
+  type CriteriaText,
+  type LazyPlan,
+  batchFinderJson,
+  checkCriteria,
+  criteriaTextOf,
+  lazyBatchFinderText,
+  lazyPlanOf,
+} from './lazy-criteria';
+import { urlPathOf } from './tunneling-filter';
 import type { ResourceModel } from '../resources/registration';
 import { buildBatchFinderInParts, buildResponse } from './response-builder';
 import type {
@@ -613,20 +623,28 @@ export class ResourcePipeline {
     const label = `${request.method} ${request.path}`;
     const detach = abortOnClose(request.connection, owner, label);
     let call: BoundCall;
+    let lazy: CriteriaText | undefined;
     try {
       await nextSlice(owner, label);
-      const routed = this.routeOf(state, request, version);
-      const query = state.query!;
-      let body: DataMap | undefined;
-      if (BODY_METHODS.has(routed.method)) {
-        if (request.body !== undefined && request.body.byteLength >= LARGE_INPUT)
-          await nextSlice(owner, label);
-        body = this.decodeBody(request);
+      // a per-criterion batch finder's criteria are read from the text as they run (lazy-criteria.ts)
+      const lazyCall = await this.lazyCriteriaCall(state, request, version, owner, label);
+      if (lazyCall !== undefined) {
+        call = lazyCall.call;
+        lazy = lazyCall.list;
+      } else {
+        const routed = this.routeOf(state, request, version);
+        const query = state.query!;
+        let body: DataMap | undefined;
+        if (BODY_METHODS.has(routed.method)) {
+          if (request.body !== undefined && request.body.byteLength >= LARGE_INPUT)
+            await nextSlice(owner, label);
+          body = this.decodeBody(request);
+        }
+        await nextSlice(owner, label);
+        const bound = bindDeferred(routed, this.bindingOf(state, request, query, version, body));
+        call = bound.call;
+        if (bound.items !== undefined) await runSliced(bound.items, owner, label);
       }
-      await nextSlice(owner, label);
-      const bound = bindDeferred(routed, this.bindingOf(state, request, query, version, body));
-      call = bound.call;
-      if (bound.items !== undefined) await runSliced(bound.items, owner, label);
       // the handler's signal is the one the slices watched (made if the client went away meanwhile)
       (call.invocation.ctx as Context).abortController = owner.abortController;
     } finally {
@@ -634,8 +652,96 @@ export class ResourcePipeline {
     }
     state.call = call;
     if (state.probe !== undefined) state.probe.routed(call.invocation, call.batchSize);
+    if (lazy !== undefined) return this.serveLazyCriteria(state, call, lazy);
     if (call.batchSize >= SLICED_BATCH_SIZE) return this.serveSliced(state, call);
     return this.invokeFiltered(state, call);
+  }
+
+  /**
+   * A large per-criterion batch finder bound but for its criteria, which stay text (lazy-criteria.ts), its
+   * invocation filters run and every criterion checked; undefined (the usual path answers, errors included)
+   * when the request does not take that path or anything fails.
+   */
+  private async lazyCriteriaCall(
+    state: RequestState,
+    request: ResourceRequest,
+    version: ProtocolVersion,
+    owner: SliceOwner,
+    label: string,
+  ): Promise<{ readonly call: BoundCall; readonly list: CriteriaText } | undefined> {
+    const list = criteriaTextOf(request.query);
+    if (list === undefined || !(state.codec instanceof JsonCodec) || state.attachments !== undefined)
+      return undefined;
+    let call: BoundCall;
+    let plan: LazyPlan | undefined;
+    try {
+      const query = parseQueryParams(list.query, { requestUri: request.url, protocol1: version.major < 2 });
+      const methodHeader = this.readHeader(
+        request.headers,
+        this.methodHeaders,
+        request.headers === state.lowerCaseHeaders,
+      );
+      const routed = route(this.roots, {
+        httpMethod: request.method,
+        path: request.path,
+        requestUri: request.url,
+        query,
+        methodHeader: methodHeader === '' ? undefined : methodHeader,
+        methodHeaderName: this.config.headers.names.method,
+      });
+      const { target } = routed;
+      const filters = routed.resource.filters;
+      plan = lazyPlanOf(target, filters, list);
+      if (plan === undefined) return undefined;
+      checkBatchSize(
+        list.items,
+        batchLimitOf(target, this.maxBatchSize),
+        target.name ?? routed.method,
+        list.name,
+      );
+      const bound = bindDeferred(routed, this.bindingOf(state, request, query, version, undefined));
+      if (bound.items !== undefined) runNow(bound.items);
+      if ((bound.call.invocation.ctx as Context).responseAttachmentsSupported()) return undefined;
+      call = { ...bound.call, batchSize: list.items };
+      const inv =
+        filters.length === 0
+          ? call.invocation
+          : await runStage<Invocation>(call.invocation, filters, (f, i) => f.invocation?.(i));
+      if (inv !== call.invocation) call = { ...call, invocation: inv };
+      state.query = query;
+    } catch {
+      return undefined;
+    }
+    if (!(await checkCriteria(call.route.target, plan, list, owner, label))) return undefined;
+    return { call, list };
+  }
+
+  /** The rest of a request {@link lazyCriteriaCall} bound: the criteria run and written a slice at a time. */
+  private async serveLazyCriteria(
+    state: RequestState,
+    call: BoundCall,
+    list: CriteriaText,
+  ): Promise<EncodedResponse> {
+    const inv = call.invocation;
+    const ctx = inv.ctx as Context;
+    const label = `${inv.resource.path} ${inv.target.label}`;
+    const detach = abortOnClose(state.request.connection, ctx, label);
+    try {
+      await nextSlice(ctx, label);
+      const text = lazyBatchFinderText(
+        call,
+        list,
+        state.codec as JsonCodec,
+        this.families[state.family]!,
+        urlPathOf(state.request),
+      );
+      const slices = (await this.awaitHandler(state, inv, text)) as Buffer[];
+      // the join and the adapter's copy of it get a turn of their own (as in batch-finder-text.ts)
+      await nextSlice(ctx, label);
+      return this.encode(state, encodedBatchFinderResponse(), batchFinderJson(slices));
+    } finally {
+      detach();
+    }
   }
 
   /**
@@ -958,7 +1064,11 @@ export class ResourcePipeline {
     state.codec = this.config.codecs.get(type);
   }
 
-  private encode(state: RequestState, response: ResourceResponse, encodedJson?: string): EncodedResponse {
+  private encode(
+    state: RequestState,
+    response: ResourceResponse,
+    encodedJson?: string | Uint8Array,
+  ): EncodedResponse {
     const version = state.responseVersion ?? '1.0.0';
     const type = response.body === undefined ? undefined : state.responseType!;
     const extra = (state.call?.invocation.ctx as { responseHeaders?: Record<string, string> } | undefined)

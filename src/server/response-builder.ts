@@ -515,27 +515,37 @@ export function batchFinderEntry(
   return batchFinderEntryOf(call, options, collectionBody);
 }
 
-/** {@link batchFinderEntry} with a result's page as is (batch-finder-text.ts writes most as text). */
+/**
+ * {@link batchFinderEntry} with a result's page as is (batch-finder-text.ts writes most as text). `lazy`:
+ * criteria not in the parsed query (lazy-criteria.ts), each criterion's data as sent and the request's path.
+ */
 export function batchFinderPage(
   call: BoundCall,
   options: BuildOptions,
+  lazy?: { readonly criterion: (i: number) => DataValue; readonly path: string },
 ): (o: CriterionOutcome, i: number) => CollectionPage | { readonly error: DataMap } {
-  return batchFinderEntryOf(call, options, collectionPage);
+  return batchFinderEntryOf(call, options, collectionPage, lazy);
 }
 
 function batchFinderEntryOf<T>(
   call: BoundCall,
   options: BuildOptions,
   page: (call: BoundCall, result: unknown, linkUri: () => string) => T,
+  lazy?: { readonly criterion: (i: number) => DataValue; readonly path: string },
 ): (o: CriterionOutcome, i: number) => T | { readonly error: DataMap } {
   const batch = call.route.target.batch!;
   const ctx = call.invocation.ctx;
-  const rawCriteria = ctx.query.get(batch.param) as DataList;
-  const path = pathOf(ctx.requestUri);
+  const rawCriteria = lazy === undefined ? (ctx.query.get(batch.param) as DataList) : undefined;
+  const path = lazy === undefined ? pathOf(ctx.requestUri) : lazy.path;
   return (o, i) => {
     if (o.kind === 'result') {
       return page(call, o.value, () =>
-        batchFinderCriterionUri(path, ctx.query, batch.param, rawCriteria.get(i)),
+        batchFinderCriterionUri(
+          path,
+          ctx.query,
+          batch.param,
+          rawCriteria === undefined ? lazy!.criterion(i) : rawCriteria.get(i),
+        ),
       );
     }
     const error = o.kind === 'error' ? o.error : new ServiceError(404, BATCH_FINDER_MISSING_RESULT_MESSAGE);

@@ -288,6 +288,20 @@ function batchBodySize(input: BoundInput): number {
 }
 
 /**
+ * Per filter made by {@link validationFilter}: whether one batch finder criterion (its bound record data)
+ * passes what the filter checks of the criteria list, item by item (lazy-criteria.ts checks criteria one
+ * at a time and keeps none). A list's schema has no checks of its own beyond its items'.
+ */
+const criterionChecks = new WeakMap<RequestFilter, (data: DataMap, schema: DataSchema) => boolean>();
+
+/** The criterion check of a filter made by {@link validationFilter}; undefined for any other filter. */
+export function criterionCheckOf(
+  filter: RequestFilter,
+): ((data: DataMap, schema: DataSchema) => boolean) | undefined {
+  return criterionChecks.get(filter);
+}
+
+/**
  * The validation filter. Give it to the server (`svcPlugin` `filters`, or `validation: true`) or to a resource
  * (`validation: true`).
  *
@@ -334,7 +348,17 @@ export function validationFilter(options: ValidationFilterOptions = {}): Request
       withPatchedResultCheck(inv, resolved.requiredMode),
     );
   };
-  if (!resolved.outputs) return Object.freeze({ name: 'validation', invocation });
+  const criterionCheck = (data: DataMap, schema: DataSchema): boolean =>
+    !resolved.params ||
+    validate(data, schema, {
+      requiredMode: resolved.requiredMode,
+      coercionMode: CoercionMode.NORMAL,
+    }).isValid();
+  if (!resolved.outputs) {
+    const filter: RequestFilter = Object.freeze({ name: 'validation', invocation });
+    criterionChecks.set(filter, criterionCheck);
+    return filter;
+  }
   return Object.freeze({
     name: 'validation',
     invocation,

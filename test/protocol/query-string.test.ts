@@ -336,9 +336,17 @@ describe('findLongList (counting a list without parsing it)', () => {
       name: 'criteria',
       items: 3,
       query: 'bq=s&criteria=List()&x=List(1,2)',
+      valueStart: 14,
+      valueEnd: 51,
     });
     expect(findLongList(q, 3)).toBeUndefined();
-    expect(findLongList('ids=List(1,2,3,4,5,6)', 5)).toEqual({ name: 'ids', items: 6, query: 'ids=List()' });
+    expect(findLongList('ids=List(1,2,3,4,5,6)', 5)).toEqual({
+      name: 'ids',
+      items: 6,
+      query: 'ids=List()',
+      valueStart: 4,
+      valueEnd: 21,
+    });
     expect(findLongList('ids=List()', 0)).toBeUndefined();
     // percent-encoded structure is data, not structure
     expect(findLongList('t=List(a%2Cb%2Cc%2Cd%2Ce)', 1)).toBeUndefined();
