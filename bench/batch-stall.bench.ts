@@ -145,11 +145,21 @@ async function runServer(): Promise<void> {
         process.send!(report);
       });
     } else if (msg === 'stop') {
-      // the driver's keep-alive connections would hold close() open; the app removes its data dir on close
-      app.server.closeAllConnections();
-      void app.close().then(() => process.exit(0));
+      stop();
     }
   });
+  // a server whose driver is gone (the harness stops a driver at its time budget) or that is told to stop
+  // closes as on 'stop': it was left running once, with the example's data directory in the temp dir
+  process.on('disconnect', stop);
+  process.on('SIGTERM', stop);
+  let stopping = false;
+  function stop(): void {
+    if (stopping) return;
+    stopping = true;
+    // the driver's keep-alive connections would hold close() open; the app removes its data dir on close
+    app.server.closeAllConnections();
+    void app.close().then(() => process.exit(0));
+  }
 }
 
 /**
@@ -368,6 +378,12 @@ async function runDriver(): Promise<void> {
   const stdout = stdoutFile === undefined ? 'ignore' : fs.openSync(stdoutFile, 'w');
   const server = spawn(cmd, args, { stdio: ['ignore', stdout, 'inherit', 'ipc'], env: process.env });
   if (typeof stdout === 'number') fs.closeSync(stdout);
+  // stopped (the harness's time budget, Ctrl-C): the server is stopped too, and closes as on 'stop'
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+    process.once(signal, () => {
+      server.kill('SIGTERM');
+      process.exit(1);
+    });
   const port = await new Promise<number>((resolve, reject) => {
     server.once('message', (m) => resolve((m as { port: number }).port));
     server.once('exit', (code) => reject(new Error(`bench server exited with ${String(code)}`)));
