@@ -63,7 +63,7 @@ import type {
   ResourceResponse,
 } from '../resources/request';
 import { responseCompleted } from '../resources/request';
-import { type RouteResult, route, routeEntityGet } from './router';
+import { type RouteResult, type RoutingRequest, route, routeEntityGet } from './router';
 import {
   SLICED_BATCH_SIZE,
   SLICE_BUDGET_MS,
@@ -534,8 +534,6 @@ export class ResourcePipeline {
 
   /** The request routed; its parsed query is left in `state.query` (no pair object per request). */
   private routeOf(state: RequestState, request: ResourceRequest, version: ProtocolVersion): RouteResult {
-    const headers = request.headers;
-    const lowerCase = headers === state.lowerCaseHeaders;
     const protocol1 = version.major < 2;
     const raw = request.query;
     // a list longer than any batch may be is counted, not parsed, until routing says whose it is (issue 22)
@@ -548,16 +546,7 @@ export class ResourcePipeline {
       raw === undefined || raw === ''
         ? EMPTY_QUERY
         : parseQueryParams(long === undefined ? raw : long.query, { requestUri: request.url, protocol1 });
-    // route
-    const methodHeader = this.readHeader(headers, this.methodHeaders, lowerCase);
-    const routing = {
-      httpMethod: request.method,
-      path: request.path,
-      requestUri: request.url,
-      query,
-      methodHeader: methodHeader === '' ? undefined : methodHeader,
-      methodHeaderName: this.config.headers.names.method,
-    };
+    const routing = this.routingOf(state, request, query);
     let routed = route(this.roots, routing);
     if (long !== undefined) {
       const target = routed.target;
@@ -575,6 +564,20 @@ export class ResourcePipeline {
     }
     state.query = query;
     return routed;
+  }
+
+  /** What the router reads of `request`, its query parsed as `query`. */
+  private routingOf(state: RequestState, request: ResourceRequest, query: DataMap): RoutingRequest {
+    const headers = request.headers;
+    const methodHeader = this.readHeader(headers, this.methodHeaders, headers === state.lowerCaseHeaders);
+    return {
+      httpMethod: request.method,
+      path: request.path,
+      requestUri: request.url,
+      query,
+      methodHeader: methodHeader === '' ? undefined : methodHeader,
+      methodHeaderName: this.config.headers.names.method,
+    };
   }
 
   /** What binding reads of the decoded request. */
@@ -676,19 +679,7 @@ export class ResourcePipeline {
     let plan: LazyPlan | undefined;
     try {
       const query = parseQueryParams(list.query, { requestUri: request.url, protocol1: version.major < 2 });
-      const methodHeader = this.readHeader(
-        request.headers,
-        this.methodHeaders,
-        request.headers === state.lowerCaseHeaders,
-      );
-      const routed = route(this.roots, {
-        httpMethod: request.method,
-        path: request.path,
-        requestUri: request.url,
-        query,
-        methodHeader: methodHeader === '' ? undefined : methodHeader,
-        methodHeaderName: this.config.headers.names.method,
-      });
+      const routed = route(this.roots, this.routingOf(state, request, query));
       const { target } = routed;
       const filters = routed.resource.filters;
       plan = lazyPlanOf(target, filters, list);
