@@ -2,7 +2,7 @@ import { DataList, DataMap, type DataValue } from '../data';
 import { QueryParam } from '../protocol';
 import type { RecordDataSchema } from '../schema/record-schema';
 // the validation modules, not the schema barrel (file resolver, Avro): see protocol/keys.ts
-import { CoercionMode, RequiredMode } from '../schema/validation';
+import { CoercionMode, RequiredMode, type ValidationResult } from '../schema/validation';
 // not `validate`: the installed validator, so that a browser page can leave the validator out
 import { coerceToSchema } from '../schema/validation/type-coercion';
 import { type DefinitionLocation, ParameterBindingError, ResourceDefinitionError } from './errors';
@@ -524,6 +524,21 @@ function compiled(
  * criteria differ: see criteria-key.ts), required fields required. A malformed or invalid criterion is a 400
  * naming its index and field.
  */
+const CRITERION_COERCION = {
+  coercionMode: CoercionMode.STRING_TO_PRIMITIVE,
+  requiredMode: RequiredMode.CAN_BE_ABSENT_IF_HAS_DEFAULT,
+} as const;
+
+/**
+ * One batch finder criterion, parsed from the query, coerced to its record's schema as the binder does it
+ * (strings to the primitives the schema names; absent fields with defaults allowed). The binder and the
+ * large batch finder's path that binds criteria one at a time (server/lazy-criteria.ts) both use it, so that
+ * both bind alike.
+ */
+export function coerceCriterion(item: DataMap, schema: RecordDataSchema): ValidationResult {
+  return coerceToSchema(item, schema, CRITERION_COERCION);
+}
+
 function* bindCriteria(
   p: CompiledParam,
   c: CompiledCriteria,
@@ -547,10 +562,7 @@ function* bindCriteria(
         `Batch parameter '${p.name}' criterion ${i} '${valueText(item)}' is invalid. Reason: expected a record \`(field:value,...)\``,
       );
     }
-    const r = coerceToSchema(item, c.schema, {
-      coercionMode: CoercionMode.STRING_TO_PRIMITIVE,
-      requiredMode: RequiredMode.CAN_BE_ABSENT_IF_HAS_DEFAULT,
-    });
+    const r = coerceCriterion(item, c.schema);
     if (!r.isValid()) {
       throw new ParameterBindingError(
         'SVC_ERR_BIND_BAD_PARAMETER',

@@ -110,7 +110,7 @@ export function entryWriter(
  * was a tree of ~8 concatenated strings around its elements' JSON (~450 bytes for ~180 of text), ten
  * objects per entry which every scavenge meanwhile copied (issue 22).
  */
-export function flatten(parts: string[], slices: string[]): void {
+function flatten(parts: string[], slices: string[]): void {
   if (parts.length === 0) return;
   slices.push(parts.join(''));
   parts.length = 0;

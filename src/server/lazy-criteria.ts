@@ -1,8 +1,8 @@
 import { Observable } from 'rxjs';
 import { DataMap, type JsonCodec } from '../data';
 import { DEFAULT_MAX_URI_DEPTH, type UriElement, findLongList, parseElement } from '../protocol';
-import { ArrayDataSchema, CoercionMode, type DataSchema, RequiredMode } from '../schema';
-import { coerceToSchema } from '../schema/validation/type-coercion';
+import { ArrayDataSchema, type DataSchema } from '../schema';
+import { coerceCriterion } from '../resources/params';
 import type { RecordTemplate } from '../templates';
 import type { MethodModel } from '../resources/registration';
 import type { RequestFilter } from '../resources/request';
@@ -58,11 +58,6 @@ export interface CriteriaText {
 
 /** Items are parsed alone, one level below the list that holds them in the query. */
 const ITEM_OPTIONS = { maxDepth: DEFAULT_MAX_URI_DEPTH - 1 } as const;
-
-const BIND_OPTIONS = {
-  coercionMode: CoercionMode.STRING_TO_PRIMITIVE,
-  requiredMode: RequiredMode.CAN_BE_ABSENT_IF_HAS_DEFAULT,
-} as const;
 
 /**
  * The first `List(...)` value of a raw query with at least {@link SLICED_BATCH_SIZE} items, split into items
@@ -128,7 +123,7 @@ function itemOf(list: CriteriaText, i: number): UriElement {
   return parseElement(list.text.slice(list.bounds[i], list.bounds[i + 1]! - 1), ITEM_OPTIONS);
 }
 
-/** Criterion `i` bound as the binder binds it (params.ts `bindCriteria`); undefined where that fails. */
+/** Criterion `i` bound as the binder binds it (`coerceCriterion`); undefined where that fails. */
 function criterionData(target: MethodModel, list: CriteriaText, i: number): DataMap | undefined {
   let item: UriElement;
   try {
@@ -137,7 +132,7 @@ function criterionData(target: MethodModel, list: CriteriaText, i: number): Data
     return undefined;
   }
   if (!(item instanceof DataMap)) return undefined;
-  const r = coerceToSchema(item, target.batch!.criteria.schema, BIND_OPTIONS);
+  const r = coerceCriterion(item, target.batch!.criteria.schema);
   return r.isValid() ? (r.getFixed() as DataMap) : undefined;
 }
 
