@@ -69,6 +69,33 @@ function notFound(path: string): ResourceNotFoundError {
 }
 
 /**
+ * A map of names (the roots, a resource's finders) with the last name found in it. A request's names are
+ * new strings each time, which `Map.get` hashes before its search; comparing with the last name found costs
+ * a fraction of that. Measured with callgrind over HTTP: the example's finder request spent ~1.2k
+ * instructions of its ~149k in the router's two lookups (root and finder), most of it hashing. The maps are
+ * built at registration and never change, so a remembered entry stays right.
+ */
+interface LastFound<V> {
+  map: ReadonlyMap<string, V> | undefined;
+  name: string;
+  value: V | undefined;
+}
+
+function lookUp<V>(map: ReadonlyMap<string, V>, name: string, last: LastFound<V>): V | undefined {
+  if (last.map === map && last.name === name) return last.value;
+  const value = map.get(name);
+  if (value !== undefined) {
+    last.map = map;
+    last.name = name;
+    last.value = value;
+  }
+  return value;
+}
+
+const lastRoot: LastFound<ResourceModel> = { map: undefined, name: '', value: undefined };
+const lastFinder: LastFound<MethodModel> = { map: undefined, name: '', value: undefined };
+
+/**
  * Routes a request to a resource method.
  * @throws ResourceNotFoundError 404 for an unknown resource path; InvalidKeyError 400 for a malformed key;
  *   MethodRoutingError 400 for a method the resource does not implement (`POST operation not supported for
@@ -83,7 +110,7 @@ export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingReq
   if (to === -1 || to > end) to = end;
   const rootSegment = path.slice(from, to);
   const rootName = segmentName(rootSegment);
-  const root = rootName === undefined ? undefined : roots.get(rootName);
+  const root = rootName === undefined ? undefined : lookUp(roots, rootName, lastRoot);
   if (root === undefined) {
     throw new ResourceNotFoundError(`No root resource defined for path '/${rootSegment}'`);
   }
@@ -149,7 +176,7 @@ export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingReq
     const raw = req.query.get(param);
     methodName = typeof raw === 'string' ? raw : String(raw);
     if (typeof raw === 'string') {
-      if (method === 'finder') target = resource.finders.get(raw);
+      if (method === 'finder') target = lookUp(resource.finders, raw, lastFinder);
       else if (method === 'action') {
         target =
           entity && resource.kind !== 'simple' ? resource.entityActions.get(raw) : resource.actions.get(raw);
@@ -203,7 +230,7 @@ export function routeEntityGet(
   if (slash <= 1 || path.charCodeAt(0) !== 47 || slash === path.length - 1) return undefined;
   if (path.indexOf('/', slash + 1) !== -1) return undefined;
   // a name with an escape misses here (no root's name has a '%') and is decoded by route()
-  const resource = roots.get(path.slice(1, slash));
+  const resource = lookUp(roots, path.slice(1, slash), lastRoot);
   if (resource === undefined || resource.kind !== 'collection') return undefined;
   const target = resource.methods.get('get');
   const keyType = resource.keyType;

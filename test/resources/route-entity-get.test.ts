@@ -63,3 +63,40 @@ it.each(['/photos/abc', '/photos/1.5', '/photos/99999999999999999999999'])(
     expect(error(() => routeEntityGet(roots, path))).toEqual(expected);
   },
 );
+
+// the router remembers the last root and finder it found by name (router.ts `lookUp`): two servers' maps
+// in one process, looked up in turn with the same names, must each give their own resource, and a name
+// another map knows must not be found in one that does not
+describe('names remembered across resource maps', () => {
+  const other = createResourcePipeline(
+    resolveSvcOptions({ resources: exampleService(seededLibrary()).filter((r) => r.name === 'photos') }),
+  ).roots;
+  const finderRequest = (path: string) => ({
+    httpMethod: 'GET',
+    path,
+    requestUri: `${path}?q=titleAndOrFormat`,
+    query: new DataMap({ q: 'titleAndOrFormat' }),
+    methodHeader: undefined,
+    methodHeaderName: 'X-Svc-Method',
+  });
+
+  it.each([
+    ['a plain get', (m: typeof roots) => routeEntityGet(m, '/photos/3')!.resource],
+    ['the general route', (m: typeof roots) => route(m, finderRequest('/photos')).resource],
+    ['a finder', (m: typeof roots) => route(m, finderRequest('/photos')).target],
+  ])('%s in alternating maps gives each map its own', (_what, look) => {
+    for (let i = 0; i < 3; i++) {
+      expect(look(roots)).toBe(look(roots));
+      const mine = look(roots);
+      const theirs = look(other);
+      expect(theirs).not.toBe(mine);
+      expect(look(roots)).toBe(mine);
+    }
+  });
+
+  it('does not find a name in a map that lacks it after another map found it', () => {
+    expect(routeEntityGet(roots, '/albums/1')).toBeDefined();
+    expect(routeEntityGet(other, '/albums/1')).toBeUndefined();
+    expect(() => general('/albums/1')).not.toThrow();
+  });
+});
