@@ -6,6 +6,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import pino from 'pino';
 import {
   type AccessLog,
   type AttachmentQueue,
@@ -46,7 +47,13 @@ export interface ExampleAppOptions {
    * volume; needs `databaseUrl`). Default `BLOB_STORE`, else `files`.
    */
   readonly blobStore?: 'files' | 'postgres';
-  /** fastify's options (logger...). */
+  /**
+   * fastify's logger (pino, JSON lines on stdout) at this level: given to
+   * `fastifyRequestIdOptions({ loggerInstance })`, so that each request's child logger is made on its first
+   * use and fastify's two lines per request are off (docs/deploying.md). Default: no logger.
+   */
+  readonly logLevel?: string;
+  /** fastify's options (a logger of your own, body limit...); they win over what the example sets. */
   readonly fastify?: FastifyServerOptions;
   /** Base URL of another instance, for `photos?action=relay`. Default: none. */
   readonly upstream?: string;
@@ -127,7 +134,7 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
     ...(security === undefined
       ? svcServerOptions(svc)
       : (svcSecureServerOptions(security.tls, svc) as unknown as ReturnType<typeof svcServerOptions>)),
-    ...(observe ? fastifyRequestIdOptions() : {}),
+    ...exampleLogging(observe, options.logLevel),
     ...options.fastify,
   });
   if (metrics !== undefined) {
@@ -162,7 +169,22 @@ export async function createExampleApp(options: ExampleAppOptions = {}): Promise
   return app;
 }
 
+/**
+ * Request ids in fastify's log lines when observed (`fastifyRequestIdOptions`), with the logger at
+ * `logLevel` when there is one: handed over as `loggerInstance`, whose children fastify makes through the
+ * lazy factory (a logger given as fastify's `logger` options would have fastify check a custom child
+ * factory on every request: bench/runtime-observe.bench.ts).
+ */
+function exampleLogging(observe: boolean, logLevel: string | undefined): FastifyServerOptions {
+  const loggerInstance = logLevel === undefined ? undefined : pino({ level: logLevel });
+  if (observe)
+    return loggerInstance === undefined
+      ? fastifyRequestIdOptions()
+      : fastifyRequestIdOptions({ loggerInstance });
+  return loggerInstance === undefined ? {} : { loggerInstance };
+}
+
 /** The app factory `svc serve examples/app.ts` finds: the example with its readiness checks. */
 export function createApp(runtime: ServiceContext): Promise<FastifyInstance> {
-  return createExampleApp({ runtime, fastify: { logger: { level: process.env.LOG_LEVEL ?? 'warn' } } });
+  return createExampleApp({ runtime, logLevel: process.env.LOG_LEVEL ?? 'warn' });
 }

@@ -94,7 +94,7 @@ async function main(): Promise<void> {
         if (accessLog !== undefined) runtime.shutdown.addHook('access log', () => accessLog.flush());
         return createExampleApp({
           runtime,
-          fastify: { logger: { level: process.env.LOG_LEVEL ?? 'warn' } },
+          logLevel: process.env.LOG_LEVEL ?? 'warn',
           ...(accessLog === undefined ? {} : { accessLog }),
           ...(upstream === undefined || upstream === '' ? {} : { upstream }),
           ...(security === undefined ? {} : { security }),
