@@ -45,7 +45,8 @@ const items = collection({
           const photo = [makePhoto(i + 1, title)];
           switch (i % 6) {
             case 0:
-              return photo;
+              // an element whose JSON is short and not ASCII (the entry writer copies short ASCII text itself)
+              return i % 7 === 0 ? [new Photo().setTitle('é ☺')] : photo;
             case 1:
               // settles after criteria started later: entries are still written in request order
               return new Promise<Photo[]>((resolve) => setTimeout(() => resolve(photo), (i * 7) % 5));
