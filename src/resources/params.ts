@@ -524,10 +524,11 @@ function compiled(
  * criteria differ: see criteria-key.ts), required fields required. A malformed or invalid criterion is a 400
  * naming its index and field.
  */
-const CRITERION_COERCION = {
+// frozen: resolved once, not per criterion (validation-options.ts)
+const CRITERION_COERCION = Object.freeze({
   coercionMode: CoercionMode.STRING_TO_PRIMITIVE,
   requiredMode: RequiredMode.CAN_BE_ABSENT_IF_HAS_DEFAULT,
-} as const;
+} as const);
 
 /**
  * One batch finder criterion, parsed from the query, coerced to its record's schema as the binder does it

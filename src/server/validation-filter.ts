@@ -348,12 +348,13 @@ export function validationFilter(options: ValidationFilterOptions = {}): Request
       withPatchedResultCheck(inv, resolved.requiredMode),
     );
   };
+  // one frozen options object, resolved once (validation-options.ts), not one per criterion checked
+  const criterionOptions = Object.freeze({
+    requiredMode: resolved.requiredMode,
+    coercionMode: CoercionMode.NORMAL,
+  });
   const criterionCheck = (data: DataMap, schema: DataSchema): boolean =>
-    !resolved.params ||
-    validate(data, schema, {
-      requiredMode: resolved.requiredMode,
-      coercionMode: CoercionMode.NORMAL,
-    }).isValid();
+    !resolved.params || validate(data, schema, criterionOptions).isValid();
   if (!resolved.outputs) {
     const filter: RequestFilter = Object.freeze({ name: 'validation', invocation });
     criterionChecks.set(filter, criterionCheck);

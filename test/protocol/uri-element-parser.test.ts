@@ -278,6 +278,90 @@ describe('parseElement', () => {
     });
   });
 
+  describe('reads a flat map of strings (a criterion) as it reads the same map inside a list', () => {
+    // a map alone takes a path of its own when it is flat (no tokens); inside a list it is tokenized
+    /**
+     * The map alone and inside a list, as JSON (key order included), or `error` (a UriElementParseError:
+     * the flat path never throws, so the error alone is the parser's own, covered by the tests above;
+     * inside a list the same fault may be worded from the list's point of view).
+     */
+    const both = (item: string): [string, string] => {
+      const read = (f: () => unknown): string => {
+        try {
+          return JSON.stringify(f());
+        } catch (err) {
+          if (!(err instanceof UriElementParseError)) throw err;
+          return 'error';
+        }
+      };
+      return [
+        read(() => js(parseElement(item))),
+        read(() => js((parseElement(`List(${item})`) as DataList).get(0))),
+      ];
+    };
+    const many = Array.from({ length: 12 }, (_, i) => `k${i}:v%20${i}`).join(',');
+    const cases: Array<[string, string]> = [
+      ['plain strings', '(title:Fireworks,format:GIF)'],
+      ['escapes of ASCII', '(title:Sunrise%20over%20the%20bay,format:JPEG)'],
+      ['escaped grammar chars', '(k:%28a%2Cb%29%3A%25,%28:x)'],
+      ['an escaped key', '(this%20is%20a%20key:v)'],
+      ['lower-case hex', '(k:%2f%3d)'],
+      ["a bare '' (the empty string)", "(a:'',b:x)"],
+      ["an escaped '' (two apostrophes)", '(a:%27%27)'],
+      ["'' inside a longer token", "(a:x'',b:''')"],
+      ['a duplicate key (the last wins, first place kept)', '(a:1,b:2,a:3)'],
+      ['integer-like keys', '(2:x,1:y,b:z)'],
+      ['__proto__ as a key', '(__proto__:x,constructor:y)'],
+      ['spaces and plus signs', '( a : b+c )'],
+      ['the shortest map', '(a:b)'],
+      ['an escape that ends the text', '(a:b%20)'],
+      ['more entries than a small map holds', `(${many})`],
+      // what the flat path leaves to the tokenizer and parser
+      ['the empty map', '()'],
+      ['a nested map', '(a:(b:c))'],
+      ['a nested list', '(a:List(1,2))'],
+      ['an empty value', '(a:,b:c)'],
+      ['an empty key', '(:a)'],
+      ['a trailing comma', '(a:b,)'],
+      ['a missing value', '(a)'],
+      ['two colons', '(a:b:c)'],
+      ['text after the map', '(a:b)c'],
+      ['a second map', '(a:b)(c:d)'],
+      ['an unclosed map', '(a:b'],
+      ['an extra parenthesis', '(a:b))'],
+      ['a UTF-8 escape', '(k:caf%C3%A9)'],
+      ['a malformed UTF-8 escape', '(k:%C3%28)'],
+      ['raw non-ASCII', '(k:é ☺)'],
+      ['an escaped U+0000 in a key', '(a%00:b)'],
+      ['an escaped U+0000 in a value', '(a:b%00)'],
+      ['a raw U+0000 in a key', '(a\u0000:b)'],
+      ['a bad escape', '(k:a%zz)'],
+      ['a cut escape', '(k:a%2)'],
+      ['a cut escape before the last char', '(k:%2'],
+    ];
+    it.each(cases)('%s: %s', (_, item) => {
+      const [alone, inList] = both(item);
+      expect(alone).toBe(inList);
+    });
+    it('reads any map of short tokens so (property)', () => {
+      const piece = fc.constantFrom(
+        ...['a', 'B', ' ', '+', "'", "''", '%20', '%2C', '%28', '%3a', '%27', '%00', '%C3%A9', '%zz'],
+        ...['%', '%2', '(', ')', ',', ':', 'é', '\u0000', 'List', 'List('],
+      );
+      const token = fc.array(piece, { maxLength: 4 }).map((parts) => parts.join(''));
+      const map = fc
+        .array(fc.tuple(token, token), { maxLength: 4 })
+        .map((entries) => `(${entries.map(([k, v]) => `${k}:${v}`).join(',')})`);
+      fc.assert(
+        fc.property(map, (item) => {
+          const [alone, inList] = both(item);
+          expect(alone).toBe(inList);
+        }),
+        { numRuns: 3000 },
+      );
+    });
+  });
+
   it('reads a map of more entries than a small map has room for as any other', () => {
     const entries = Array.from({ length: 12 }, (_, i) => `k${i}:v%20${i}`);
     const map = parseElement(`(${entries.join(',')})`) as DataMap;

@@ -45,7 +45,8 @@ const items = collection({
           const photo = [makePhoto(i + 1, title)];
           switch (i % 6) {
             case 0:
-              return photo;
+              // an element whose JSON is short and not ASCII (the entry writer copies short ASCII text itself)
+              return i % 7 === 0 ? [new Photo().setTitle('é ☺')] : photo;
             case 1:
               // settles after criteria started later: entries are still written in request order
               return new Promise<Photo[]>((resolve) => setTimeout(() => resolve(photo), (i * 7) % 5));
@@ -68,9 +69,19 @@ const items = collection({
 function form(n: number, bad?: { at: number; item: string }, extra = ''): string {
   const list = Array.from({ length: n }, (_, i) => {
     if (i === bad?.at) return bad.item;
-    // percent-encoded text, commas and parentheses included, is data to the scan for item bounds
-    const title = i % 7 === 0 ? `${i}%20caf%C3%A9%2C%28x%29%20''` : `${i}`;
-    return `(format:JPEG,titleContains:${title})`;
+    // percent-encoded text, commas and parentheses included, is data to the scan for item bounds; a flat
+    // criterion of ASCII text is read by the parser's flat path, one with UTF-8 escapes by its tokenizer
+    const title =
+      [`${i}%20caf%C3%A9%2C%28x%29%20''`, `${i}%20a%20b%2C%28x%29%3A`, `${i}%20%27%27`][i % 7] ?? `${i}`;
+    switch (i % 5) {
+      case 3:
+        // another key order, a key given twice (the last wins)
+        return `(titleContains:${title},format:PNG,format:JPEG)`;
+      case 4:
+        return `(format:JPEG,titleContains:${title},takenAfter:1700000000000)`;
+      default:
+        return `(format:JPEG,titleContains:${title})`;
+    }
   });
   return `bq=search&criteria=List(${list.join(',')})${extra}`;
 }
@@ -118,6 +129,9 @@ describe('a large per-criterion batch finder served from the text of its criteri
     ['a criterion outside the grammar', '(format:JPEG,titleContains:a:b)'],
     ['a criterion of the wrong shape', 'List(1)'],
     ['a criterion that does not bind', '(format:NOPE)'],
+    ['a criterion with an empty value', '(format:JPEG,titleContains:)'],
+    ['a criterion with a nested value', '(format:JPEG,titleContains:(a:b))'],
+    ['a criterion with a bad escape', '(format:JPEG,titleContains:a%zz)'],
     ['an empty item', ''],
   ])('answers %s at index 650 as the usual path does, before any handler runs', async (_what, item) => {
     const { lazy, usual, calls: n } = await both(form(700, { at: 650, item }));

@@ -53,9 +53,27 @@ function pick<T extends string>(name: string, value: T | undefined, allowed: rea
   return value;
 }
 
+/**
+ * Frozen options resolved before (a caller's constant: they cannot change). A large batch finder validates
+ * each of its 1 000 criteria with the same options, twice; a resolved object per call was ~140 KB of its
+ * ~2.9 MB allocated per request (sampling heap profiler, batch-stall's criteria).
+ */
+const resolvedFrozen = new WeakMap<ValidationOptions, ResolvedValidationOptions>();
+
 /** The options with defaults filled in; throws {@link ValidationOptionsError} for an unknown mode. */
 export function resolveValidationOptions(options: ValidationOptions | undefined): ResolvedValidationOptions {
   if (options === undefined) return DEFAULT_VALIDATION_OPTIONS;
+  const frozen = Object.isFrozen(options);
+  if (frozen) {
+    const known = resolvedFrozen.get(options);
+    if (known !== undefined) return known;
+  }
+  const resolved = resolve(options);
+  if (frozen) resolvedFrozen.set(options, Object.freeze(resolved));
+  return resolved;
+}
+
+function resolve(options: ValidationOptions): ResolvedValidationOptions {
   const d = DEFAULT_VALIDATION_OPTIONS;
   return {
     requiredMode: pick('requiredMode', options.requiredMode, REQUIRED_MODES, d.requiredMode),

@@ -47,6 +47,19 @@ describe('options', () => {
     });
   });
 
+  it('resolve frozen options once, and alike, and refuse a frozen unknown mode every time', () => {
+    const frozen = Object.freeze({ coercionMode: CoercionMode.STRING_TO_PRIMITIVE });
+    const first = resolveValidationOptions(frozen);
+    expect(first).toEqual(resolveValidationOptions({ coercionMode: CoercionMode.STRING_TO_PRIMITIVE }));
+    expect(resolveValidationOptions(frozen)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // options that may still change are resolved at each call
+    const open = { coercionMode: CoercionMode.OFF };
+    expect(resolveValidationOptions(open)).not.toBe(resolveValidationOptions(open));
+    const bad = Object.freeze({ coercionMode: 'normal' }) as unknown as ValidationOptions;
+    for (let i = 0; i < 2; i++) expect(() => resolveValidationOptions(bad)).toThrow('coercionMode must be');
+  });
+
   it('give every combination its own cache slot', () => {
     const seen = new Set<number>();
     for (const requiredMode of Object.values(RequiredMode))
