@@ -31,7 +31,7 @@ import type * as AppModule from '../examples/app';
 import type * as PhotoModule from '../examples/src/main/generated/com/example/photos/Photo';
 import type * as PhotoFormatModule from '../examples/src/main/generated/com/example/photos/PhotoFormat';
 import type { BenchFile, Fact, Suite } from './harness';
-import { roleFromFlags, runRole } from './process-role';
+import { roleFromFlags, runRole, stopServersWhenStopped, stopWhenUndriven } from './process-role';
 
 /** Items per batch request: the server's default `maxBatchSize` (the worst allowed request). */
 const BATCH_ITEMS = 1000;
@@ -148,11 +148,8 @@ async function runServer(): Promise<void> {
       stop();
     }
   });
-  // a server whose driver is gone (the harness stops a driver at its time budget) or that is told to stop
-  // closes as on 'stop': it was left running once, with the example's data directory in the temp dir
-  process.on('disconnect', stop);
-  process.on('SIGTERM', stop);
   let stopping = false;
+  stopWhenUndriven(stop);
   function stop(): void {
     if (stopping) return;
     stopping = true;
@@ -379,11 +376,7 @@ async function runDriver(): Promise<void> {
   const server = spawn(cmd, args, { stdio: ['ignore', stdout, 'inherit', 'ipc'], env: process.env });
   if (typeof stdout === 'number') fs.closeSync(stdout);
   // stopped (the harness's time budget, Ctrl-C): the server is stopped too, and closes as on 'stop'
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
-    process.once(signal, () => {
-      server.kill('SIGTERM');
-      process.exit(1);
-    });
+  stopServersWhenStopped([server]);
   const port = await new Promise<number>((resolve, reject) => {
     server.once('message', (m) => resolve((m as { port: number }).port));
     server.once('exit', (code) => reject(new Error(`bench server exited with ${String(code)}`)));

@@ -20,3 +20,28 @@ export function runRole(role: Role | undefined): void {
     process.exit(1);
   });
 }
+
+/**
+ * A server role's way out when nobody drives it: `stop` runs once, when the driver is gone (the IPC channel
+ * closes: the harness stops a driver at its time budget) or on SIGTERM. Servers were left running, with
+ * their apps' data dirs in the temp dir, when a driver was killed.
+ */
+export function stopWhenUndriven(stop: () => void): void {
+  let stopping = false;
+  const once = (): void => {
+    if (stopping) return;
+    stopping = true;
+    stop();
+  };
+  process.on('disconnect', once);
+  process.on('SIGTERM', once);
+}
+
+/** A driver role stopped (the harness's budget, Ctrl-C, a hang-up) stops its servers (SIGTERM) and exits 1. */
+export function stopServersWhenStopped(servers: Iterable<{ kill(signal: NodeJS.Signals): boolean }>): void {
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+    process.once(signal, () => {
+      for (const server of servers) server.kill('SIGTERM');
+      process.exit(1);
+    });
+}

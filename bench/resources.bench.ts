@@ -34,7 +34,7 @@ import type * as StoreModule from '../examples/store';
 import type * as PhotoModule from '../examples/src/main/generated/com/example/photos/Photo';
 import type * as PhotoFormatModule from '../examples/src/main/generated/com/example/photos/PhotoFormat';
 import type { BenchFile, Fact, Suite } from './harness';
-import { roleFromFlags, runRole } from './process-role';
+import { roleFromFlags, runRole, stopServersWhenStopped, stopWhenUndriven } from './process-role';
 
 /** Seconds per measured run, and of warmup per case and app. */
 const RUN_SECONDS = 1.5;
@@ -154,20 +154,13 @@ async function runServer(): Promise<void> {
     port = await listenBare(app, library, Data, fastify, stops);
   }
   process.send!(port);
-  let stopping = false;
   const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
     void Promise.all(stops.map((s) => s())).then(() => process.exit(0));
   };
   process.on('message', (m) => {
     if (m === 'stop') stop();
   });
-  // a server whose driver is gone (the harness stops a driver at its time budget) or that is told to stop
-  // closes as on 'stop' (removing the standalone app's data dir): four were once left running, serving
-  // nobody, with two directories in the temp dir
-  process.on('disconnect', stop);
-  process.on('SIGTERM', stop);
+  stopWhenUndriven(stop);
 }
 
 /** A bare server (node:http or fastify) answering the same JSON from the same photos as plain objects. */
@@ -303,12 +296,7 @@ async function runDriver(): Promise<void> {
       server.once('exit', (code) => reject(new Error(`bench server ${app} exited with ${String(code)}`)));
     });
   };
-  // stopped (the harness's time budget, Ctrl-C): the servers are stopped too, and close as on 'stop'
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
-    process.once(signal, () => {
-      for (const server of servers) server.kill('SIGTERM');
-      process.exit(1);
-    });
+  stopServersWhenStopped(servers);
   const ports = {} as Record<App, number>;
   const run = async (url: string, connections: number, duration: number): Promise<Measured> => {
     const r = await autocannon({

@@ -37,7 +37,7 @@ import type * as CoreModule from '@opentelemetry/core';
 import type * as PinoModule from 'pino';
 import type * as PhotosModule from '../test/resources/support/photos';
 import type { BenchFile, BenchTask, Fact, Suite } from './harness';
-import { roleFromFlags, runRole } from './process-role';
+import { roleFromFlags, runRole, stopServersWhenStopped, stopWhenUndriven } from './process-role';
 
 const RUN_SECONDS = 1;
 const WARMUP_SECONDS = 0.5;
@@ -96,8 +96,7 @@ async function runServer(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
     process.exit(0);
   };
-  process.on('disconnect', leave);
-  process.on('SIGTERM', leave);
+  stopWhenUndriven(leave);
   if (variant === 'access-log-standalone') {
     await runStandalone(svc, load, anchorOnly, dir);
     return;
@@ -221,11 +220,7 @@ function stopServersOnExit(): void {
     liveServers.clear();
   };
   process.on('exit', killAll);
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
-    process.once(signal, () => {
-      killAll();
-      process.exit(1);
-    });
+  stopServersWhenStopped(liveServers);
 }
 
 interface Measured {
