@@ -31,6 +31,11 @@ export class StubServer {
   private constructor() {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
+      // watched from the request's start, not from its body's end: a client that gives up before the
+      // (empty) body's 'end' is delivered (a 100 ms timeout on a loaded CI machine) closed early too
+      res.on('close', () => {
+        if (!res.writableFinished) this.closedEarly.push(req.url ?? '');
+      });
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const seen: SeenRequest = {
@@ -40,9 +45,6 @@ export class StubServer {
           body: Buffer.concat(chunks),
         };
         this.seen.push(seen);
-        res.on('close', () => {
-          if (!res.writableFinished) this.closedEarly.push(seen.url);
-        });
         this.handler(seen, res);
       });
     });
