@@ -518,12 +518,6 @@ function compiled(
   }
 }
 
-/**
- * The criteria of a batch finder from `List((...),(...))`: each record's string leaves coerced to its fields'
- * types (STRING_TO_PRIMITIVE, as for any record in a query), unknown fields kept (they cannot make two
- * criteria differ: see criteria-key.ts), required fields required. A malformed or invalid criterion is a 400
- * naming its index and field.
- */
 // frozen: resolved once, not per criterion (validation-options.ts)
 const CRITERION_COERCION = Object.freeze({
   coercionMode: CoercionMode.STRING_TO_PRIMITIVE,
@@ -540,6 +534,12 @@ export function coerceCriterion(item: DataMap, schema: RecordDataSchema): Valida
   return coerceToSchema(item, schema, CRITERION_COERCION);
 }
 
+/**
+ * The criteria of a batch finder from `List((...),(...))`: each record's string leaves coerced to its fields'
+ * types (STRING_TO_PRIMITIVE, as for any record in a query), unknown fields kept (they cannot make two
+ * criteria differ: see criteria-key.ts), required fields required. A malformed or invalid criterion is a 400
+ * naming its index and field.
+ */
 function* bindCriteria(
   p: CompiledParam,
   c: CompiledCriteria,

@@ -219,6 +219,9 @@ export function lazyBatchFinderText(
   });
 }
 
+/** Texts up to this long are copied char by char while they are ASCII (see `SliceBytes#write`). */
+const SHORT_TEXT = 32;
+
 /**
  * A slice's entries written as UTF-8 into one Buffer of the request's, then copied out as a Buffer of
  * their own: Buffers of more than 4 KiB live outside the JavaScript heap, so that the scavenges of the
@@ -226,9 +229,6 @@ export function lazyBatchFinderText(
  * entries), and no joined string nor growing array of pieces is made per slice. (Not one Buffer for all
  * requests: a slice waiting for asynchronous answers keeps what it wrote across turns.)
  */
-/** Texts up to this long are copied char by char while they are ASCII (see `SliceBytes#write`). */
-const SHORT_TEXT = 32;
-
 class SliceBytes {
   /** Bytes written since the last {@link take}. */
   length = 0;
