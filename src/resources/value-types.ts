@@ -167,7 +167,7 @@ export function enumOf<E extends string>(values: EnumObject<E>): ValueType<E> {
   const check = (data: DataValue): E => {
     const symbol = typeof data === 'string' ? symbols().get(data) : undefined;
     if (symbol === undefined) throw new CoercionFailure('invalid');
-    return symbol as E;
+    return symbol;
   };
   return Object.freeze({
     kind: 'enum' as const,
