@@ -11,9 +11,20 @@
  *
  * How: `suites()` spawns this file as a *driver* (`--driver`), which spawns a *server* (`--server`: the
  * example app, plus a `stall` collection under `/bench` whose batch handlers answer at once, so that what is
- * measured is the framework's work; validation on, as by default) pinned to one core with `taskset` when
- * there is one, and drives it over loopback with `node:http` from its own process (pinned to the other
- * core). Gets are sent open-loop (on a timer, whatever is pending), so a stalled server shows as latency.
+ * measured is the framework's work; validation on, as by default) whose main thread is pinned to one core
+ * with `taskset` when there is one, and drives it over loopback with `node:http` from its own process
+ * (pinned to the other core). Gets are sent open-loop (on a timer, whatever is pending), so a stalled server
+ * shows as latency. Every batch kind is warmed up before anything is measured.
+ *
+ * Why the main thread alone is pinned: with the whole server process on one core, V8's own threads (the
+ * concurrent compiler, GC helpers) took 93-120 ms/s of that core in the loaded phases and the main thread
+ * waited for it as long, in pieces as long as a scheduler time slice: single callbacks of 4-6 ms of wall
+ * time whose work was a 1 ms slice (timed with async_hooks against the gets' arrival, 2026-11-28). Those
+ * stalls were the scheduler sharing one core between V8's threads, not the framework holding the loop;
+ * with V8's threads free to use the driver's core the main thread waited 2-16 ms/s. `SVC_BENCH_STALL_PIN=
+ * process` pins the whole process as before, to see that case. Why every kind is warmed up: warmed with
+ * the batch finder alone, each later phase first-optimized 30-100 functions (150-430 ms of compiling) in
+ * its measured 2.5 s; a server that has run a while has compiled them.
  *
  * Looking inside the server: `SVC_BENCH_SERVER_FLAGS` adds Node flags to its command line (space-separated,
  * e.g. `--trace-gc-nvp` or `--single-threaded-gc`), and `SVC_BENCH_SERVER_STDOUT=<file>` writes its stdout
@@ -38,8 +49,9 @@ const BATCH_ITEMS = 1000;
 /** One plain get every this many ms, open loop. */
 const GET_INTERVAL_MS = 4;
 /**
- * Seconds per phase, after a warmup: for each batch kind a quiet phase (gets only), then a loaded one. The
- * quiet phases are pooled: on a shared machine they sample the same stretch of its state as the loaded ones.
+ * Seconds per phase, after a warmup (each batch kind in turn): for each batch kind a quiet phase (gets
+ * only), then a loaded one. The quiet phases are pooled: on a shared machine they sample the same stretch
+ * of its state as the loaded ones.
  */
 const QUIET_SECONDS = 1.5;
 const LOADED_SECONDS = 2.5;
@@ -163,7 +175,8 @@ async function runServer(): Promise<void> {
  * What the scheduler says of the server process (Linux `/proc`; undefined elsewhere): the main thread's CPU
  * time, its time runnable but waiting for a core (preempted: by another process, or by one of its own
  * threads when they share one core), its involuntary context switches, and the CPU time of its other
- * threads (V8's GC helpers, libuv's pool), which share the main thread's core when the server is pinned.
+ * threads (V8's compiler and GC helpers, libuv's pool), which share the main thread's core when the whole
+ * process is pinned to it.
  * Tells a stall the server caused (a long task, a scavenge) from one the machine caused.
  */
 interface SchedulerStats {
@@ -354,16 +367,25 @@ async function phase(
   };
 }
 
-/** Runs `argv` pinned to `core` with taskset when there is one (and more than one core). */
-function pinned(core: number, argv: readonly string[]): [string, string[]] {
-  const taskset = ['/usr/bin/taskset', '/bin/taskset'].find((p) => fs.existsSync(p));
-  if (taskset === undefined || os.cpus().length < 2) return [argv[0]!, argv.slice(1)];
-  return [taskset, ['-c', String(core), ...argv]];
+/** taskset's path, when there is one and more than one core to pin to. */
+const TASKSET =
+  os.cpus().length < 2 ? undefined : ['/usr/bin/taskset', '/bin/taskset'].find((p) => fs.existsSync(p));
+
+/** Runs `argv` pinned to `cores` (a taskset CPU list: `1`, `0,1`) with taskset when there is one. */
+function pinned(cores: string, argv: readonly string[]): [string, string[]] {
+  if (TASKSET === undefined) return [argv[0]!, argv.slice(1)];
+  return [TASKSET, ['-c', cores, ...argv]];
 }
+
+/** How the server is pinned (see the file's comment). */
+type Pinning = 'main thread' | 'process' | 'none';
 
 async function runDriver(): Promise<void> {
   const flags = (process.env.SVC_BENCH_SERVER_FLAGS ?? '').split(' ').filter((f) => f !== '');
-  const [cmd, args] = pinned(0, [
+  // the server starts on both cores, so that V8's threads (started with the process) may use either; then
+  // its main thread (whose thread id is the process id) alone is pinned to core 0
+  const wholeProcess = process.env.SVC_BENCH_STALL_PIN === 'process';
+  const [cmd, args] = pinned(wholeProcess ? '0' : '0,1', [
     process.execPath,
     ...flags,
     '-r',
@@ -381,13 +403,18 @@ async function runDriver(): Promise<void> {
     server.once('message', (m) => resolve((m as { port: number }).port));
     server.once('exit', (code) => reject(new Error(`bench server exited with ${String(code)}`)));
   });
+  let pinning: Pinning = TASKSET === undefined ? 'none' : 'process';
+  if (TASKSET !== undefined && !wholeProcess) {
+    const pin = spawnSync(TASKSET, ['-p', '-c', '0', String(server.pid)], { stdio: 'ignore' });
+    pinning = pin.status === 0 ? 'main thread' : 'none';
+  }
   try {
     // every batch answered once (a 400 would be cheap and measure nothing), then a warmup of everything
     for (const kind of KINDS) {
       const r = await send(port, batchRequest(kind));
       if (r.status !== 200) throw new Error(`${kind} of ${BATCH_ITEMS} answered ${r.status}`);
     }
-    await phase(server, port, 'warmup', batchRequest(KINDS[0]), WARMUP_SECONDS);
+    for (const kind of KINDS) await phase(server, port, 'warmup', batchRequest(kind), WARMUP_SECONDS);
     const quiet: Phase[] = [];
     const phases: Phase[] = [];
     for (const kind of KINDS) {
@@ -417,9 +444,7 @@ async function runDriver(): Promise<void> {
       },
       seconds: quiet.reduce((a, p) => a + p.seconds, 0),
     };
-    process.stdout.write(
-      `${JSON.stringify({ phases: [pooled, ...phases], pinned: cmd !== process.execPath })}\n`,
-    );
+    process.stdout.write(`${JSON.stringify({ phases: [pooled, ...phases], pinning })}\n`);
   } finally {
     // wait for the server to close (it removes the example's temporary data directory as it does)
     const exited = new Promise((r) => server.once('exit', r));
@@ -441,6 +466,12 @@ function percentile(xs: readonly number[], p: number): number {
 
 const verdict = (ok: boolean): string => (ok ? 'met' : 'missed');
 
+const pinningNote: Record<Pinning, string> = {
+  'main thread': "server's main thread pinned to one core, V8's threads free (taskset)",
+  process: 'whole server process pinned to one core (taskset; SVC_BENCH_STALL_PIN=process)',
+  none: 'server not pinned',
+};
+
 /** Where the server's time went in a phase: scavenges, and the scheduler's account per second. */
 function serverAccount(p: Phase): string {
   const s = p.server;
@@ -450,7 +481,7 @@ function serverAccount(p: Phase): string {
   return `${gc}; main thread ran ${perS(s.sched.mainRanMs)}, waited for its core ${perS(s.sched.mainWaitedMs)} (${s.sched.mainPreempted} preemptions); other threads ran ${perS(s.sched.othersRanMs)}`;
 }
 
-function suite(result: { phases: Phase[]; pinned: boolean }): Suite {
+function suite(result: { phases: Phase[]; pinning: Pinning }): Suite {
   const [quiet, ...loaded] = result.phases;
   const q99 = percentile(quiet!.gets, 99);
   const all = loaded.flatMap((p) => p.gets);
@@ -476,7 +507,7 @@ function suite(result: { phases: Phase[]; pinned: boolean }): Suite {
   const l99 = percentile(all, 99);
   const lmax = Math.max(...all);
   notes.push(
-    `${1000 / GET_INTERVAL_MS} gets/s open loop; per batch kind ${QUIET_SECONDS} s quiet (pooled) then ${LOADED_SECONDS} s loaded; batches of ${BATCH_ITEMS} items, ${BATCH_CONCURRENCY} in flight; server ${result.pinned ? 'pinned to one core (taskset)' : 'not pinned'}`,
+    `${1000 / GET_INTERVAL_MS} gets/s open loop; per batch kind ${QUIET_SECONDS} s quiet (pooled) then ${LOADED_SECONDS} s loaded; batches of ${BATCH_ITEMS} items, ${BATCH_CONCURRENCY} in flight; ${pinningNote[result.pinning]}; every kind warmed up ${WARMUP_SECONDS} s first`,
     `quiet: p50 ${percentile(quiet!.gets, 50).toFixed(2)} ms, p99 ${q99.toFixed(2)} ms, max ${Math.max(...quiet!.gets).toFixed(2)} ms; longest stall ${quiet!.server.loopMaxMs.toFixed(1)} ms`,
     ...loaded.map(
       (p) =>
@@ -495,13 +526,13 @@ function suite(result: { phases: Phase[]; pinned: boolean }): Suite {
 }
 
 function suites(): Suite[] {
-  const budget = (WARMUP_SECONDS + (QUIET_SECONDS + LOADED_SECONDS) * KINDS.length) * 1000 + 30_000;
-  const [cmd, args] = pinned(1, [process.execPath, '-r', '@swc-node/register', __filename, '--driver']);
+  const budget = (WARMUP_SECONDS + QUIET_SECONDS + LOADED_SECONDS) * KINDS.length * 1000 + 30_000;
+  const [cmd, args] = pinned('1', [process.execPath, '-r', '@swc-node/register', __filename, '--driver']);
   const out = spawnSync(cmd, args, { encoding: 'utf8', timeout: budget, maxBuffer: 1 << 24 });
   if (out.status !== 0)
     throw new Error(`batch-stall bench driver failed (${String(out.status ?? out.signal)}):\n${out.stderr}`);
   const lines = out.stdout.trim().split('\n');
-  return [suite(JSON.parse(lines[lines.length - 1]!) as { phases: Phase[]; pinned: boolean })];
+  return [suite(JSON.parse(lines[lines.length - 1]!) as { phases: Phase[]; pinning: Pinning })];
 }
 
 export const benchmark: BenchFile = {
