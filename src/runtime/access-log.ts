@@ -11,6 +11,8 @@ import { type ExcludeOption, excluder } from './exclude';
 import { DEFAULT_REQUEST_ID_HEADER, isLastProcessUniqueId } from './request-id';
 import { accessLineText, accessTarget, methodOf, plainAccessLine } from './access-line';
 import { LineWriter } from './line-writer';
+// a body's length is remembered for the adapter, which writes the response next (response-facts.ts)
+import { responseBodyBytes } from '../resources/response-facts';
 import { markRequestStream, streamedBytes } from './streamed-bytes';
 
 /**
@@ -74,10 +76,6 @@ export interface AccessLog {
   close(): Promise<void>;
 }
 
-function byteLength(body: EncodedResponse['body']): number {
-  return body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-}
-
 /** Creates an access log (see the file comment). */
 export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
   const own = options.logger === undefined;
@@ -111,10 +109,10 @@ export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
       const request = this.request;
       if (request.bodyStream !== undefined || response.stream !== undefined) {
         streamedBytes(request, this.readMark, response, (bytesIn, bytesOut) =>
-          this.write(response, error, ms, bytesIn, bytesOut + byteLength(response.body)),
+          this.write(response, error, ms, bytesIn, bytesOut + responseBodyBytes(response)),
         );
       } else {
-        this.write(response, error, ms, request.body?.byteLength ?? 0, byteLength(response.body));
+        this.write(response, error, ms, request.body?.byteLength ?? 0, responseBodyBytes(response));
       }
     }
     write(

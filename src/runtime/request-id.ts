@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { type FastifyBaseLogger, LogController } from 'fastify';
 import { type FastifyChildLoggerFactory, lazyChildLoggerFactory, lazyChildren } from './lazy-child-logger';
 import type { RequestObserver, ResourceRequest } from '../resources';
+import { noteAsciiHeaderValue } from '../resources/response-facts';
 
 /**
  * Request ids: the `X-Request-Id` a client (or a proxy in front) sent, or a new one; echoed on the
@@ -117,7 +118,11 @@ export function requestIds(options: RequestIdOptions = {}): RequestObserver {
         // both adapters write these with the response's own headers (a multiplexed individual request has
         // none: its id goes back in its own envelope entry's headers only if a filter puts it there)
         const extra = request.responseHeaders;
-        if (extra !== undefined) extra[header] = id;
+        if (extra !== undefined) {
+          extra[header] = id;
+          // an id ensureId tested or made is ASCII: the adapter need not test it again (response-facts.ts)
+          if (id === lastEnsured) noteAsciiHeaderValue(id);
+        }
       }
       return undefined;
     },

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { EncodedResponse } from '../resources/request';
 import { NON_ASCII, REPLY_READY_HEADERS } from './http-adapter';
+import { isNotedAscii, responseBodyBytes } from '../resources/response-facts';
 
 /**
  * svcPlugin's short way to write a plain response: `res.writeHead(status, headers)` and `res.end(body)` on
@@ -110,7 +111,7 @@ export function sendDirect(
         if (key === 'set-cookie') return false;
         const value = extra[name]!;
         headers[key] = value;
-        if (!latin1 && NON_ASCII.test(value)) latin1 = true;
+        if (!latin1 && !isNotedAscii(value) && NON_ASCII.test(value)) latin1 = true;
       }
   } else {
     // the headers as reply.header() keeps them: lower-case names, a later name replacing an earlier one
@@ -132,7 +133,7 @@ export function sendDirect(
   // a string body goes out in one write with the headers, in the body's encoding, so that headers with
   // Latin-1 characters (a raw key in the id header) need the body as bytes, as send() does
   if (typeof body === 'string' && latin1) body = Buffer.from(body, 'utf8');
-  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  const length = typeof body === 'string' ? responseBodyBytes(out) : body.byteLength;
   // fastify keeps a content-length it is given only if it is the body's (and always for HEAD); it replaces
   // a wrong one in place, and adds a missing one last
   const given = headers['content-length'];

@@ -13,6 +13,7 @@ import {
   isPromise,
 } from './http-adapter';
 import { optionsAnswerOf } from '../resources/options-answers';
+import { isNotedAscii, responseBodyBytes } from '../resources/response-facts';
 import { nodeDocumentationHandler } from './documentation-adapters';
 import {
   type SvcPluginOptions,
@@ -307,20 +308,24 @@ const setResponseHeader = (res: ServerResponse, name: string, value: string): un
  */
 function writeAtOnce(
   res: ServerResponse,
-  status: number,
-  headers: { readonly [name: string]: string },
-  body: string | Uint8Array | undefined,
+  out: EncodedResponse,
   extra: { readonly [name: string]: string } | undefined,
 ): boolean {
+  const { status, headers, body } = out;
   if (body !== undefined && typeof body !== 'string') return false;
   // CORS may have set `Vary: Origin`, which a response's own Vary adds to (setResponseHeader)
   if (res.hasHeader('vary')) return false;
-  const length = body === undefined ? '0' : Buffer.byteLength(body);
+  const length = body === undefined ? '0' : responseBodyBytes(out);
   if (extra !== undefined) {
     for (const name in extra) {
       // a header an observer added, after the response's own (a name both set: the observer's, as
-      // setHeader after setHeader would leave it)
-      if (NON_ASCII.test(extra[name]!) || (name.length === 4 && name.toLowerCase() === 'vary')) return false;
+      // setHeader after setHeader would leave it); a value the observer knew ASCII is not tested again
+      const value = extra[name]!;
+      if (
+        (!isNotedAscii(value) && NON_ASCII.test(value)) ||
+        (name.length === 4 && name.toLowerCase() === 'vary')
+      )
+        return false;
     }
   }
   if (extra === undefined && ASCII_HEADERS.has(headers)) {
@@ -358,12 +363,7 @@ function write(res: ServerResponse, out: EncodedResponse, extra?: { readonly [na
   const body = out.body;
   const added = extra === undefined || hasNoKeys(extra) ? undefined : extra;
   const paced = out.stream !== undefined || body === undefined ? undefined : pacedBytes(body);
-  if (
-    paced === undefined &&
-    out.stream === undefined &&
-    writeAtOnce(res, out.status, out.headers, body, added)
-  )
-    return;
+  if (paced === undefined && out.stream === undefined && writeAtOnce(res, out, added)) return;
   let latin1 = setHeaders(out.headers, res, setResponseHeader);
   // what observers added (a request id's echo)
   if (added !== undefined && setHeaders(added, res, setResponseHeader)) latin1 = true;

@@ -11,6 +11,7 @@ import {
   collection,
   createSvcServer,
   listenOn,
+  requestIds,
   svcRequestListener,
 } from '../../src';
 import { Photo } from '../generated/fixtures/com/example/photos/Photo';
@@ -53,6 +54,43 @@ describe('the standalone server', () => {
     expect(r.status).toBe(status);
     if (status !== 200) expect(r.headers.get('x-svc-error-response')).toBe('true');
   });
+
+  it.each([
+    ['made by the default generator', undefined, undefined, /^[0-9a-f-]{36}$/],
+    ['sent by the client', undefined, 'abc-1', /^abc-1$/],
+    ['made by a generator of Latin-1 ids', () => 'café-1', undefined, /^café-1$/],
+  ])(
+    'echoes a request id %s as its bytes, beside a UTF-8 body, in its one write',
+    async (_what, generate, sent, echoed) => {
+      const accented = collection({
+        name: 'accented',
+        key: LONG_KEY,
+        value: Photo,
+        methods: { get: () => makePhoto(1, 'Crème brûlée', PhotoFormat.JPEG) },
+      });
+      const port = await start({ resources: [accented], observers: [requestIds({ generate })] });
+      const r = await new Promise<{ id: unknown; body: Buffer }>((resolve, reject) => {
+        http
+          .get(
+            {
+              host: '127.0.0.1',
+              port,
+              path: '/accented/1',
+              headers: sent === undefined ? {} : { 'x-request-id': sent },
+            },
+            (res) => {
+              const chunks: Buffer[] = [];
+              res.on('data', (c: Buffer) => chunks.push(c));
+              res.on('end', () => resolve({ id: res.headers['x-request-id'], body: Buffer.concat(chunks) }));
+            },
+          )
+          .on('error', reject);
+      });
+      // Node reads header bytes as Latin-1: a header written as UTF-8 would read as "cafÃ©-1"
+      expect(r.id).toMatch(echoed);
+      expect((JSON.parse(r.body.toString('utf8')) as { title: string }).title).toBe('Crème brûlée');
+    },
+  );
 
   it('answers HEAD like GET, without a body', async () => {
     const port = await start({ resources: [items] });
