@@ -73,22 +73,35 @@ export function criteriaTextOf(raw: string | undefined): CriteriaText | undefine
   if (raw.charCodeAt(close) !== 0x29 /* ) */) return undefined;
   const bounds = new Int32Array(items + 1);
   bounds[0] = valueStart + 5;
+  if (splitItems(raw, valueStart + 5, close, bounds, items) !== items - 1) return undefined;
+  bounds[items] = close + 1;
+  return { name: long.name, items, query: long.query, text: raw, bounds };
+}
+
+/**
+ * Where each top-level item of `raw[from, close)` after the first starts (into `bounds[1..]`); answers the
+ * index of the last one, or -1 when the parentheses do not balance or there are more than `items`.
+ *
+ * A function of its own, so that the loop is compiled with the function rather than on its own: as part
+ * of {@link criteriaTextOf} the loop was compiled on the first long list ever (on-stack replacement),
+ * before the code after it had run, and every later request entered that compiled loop and fell back to
+ * the interpreter at its end (a deoptimization per batch finder request; V8's trace, bench/batch-stall).
+ */
+function splitItems(raw: string, from: number, close: number, bounds: Int32Array, items: number): number {
   let depth = 0;
   let k = 0;
-  for (let i = valueStart + 5; i < close; i++) {
+  for (let i = from; i < close; i++) {
     const c = raw.charCodeAt(i);
     if (c === 0x28 /* ( */) depth++;
     else if (c === 0x29 /* ) */) {
-      if (depth === 0) return undefined;
+      if (depth === 0) return -1;
       depth--;
     } else if (c === 0x2c /* , */ && depth === 0) {
-      if (++k >= items) return undefined;
+      if (++k >= items) return -1;
       bounds[k] = i + 1;
     }
   }
-  if (depth !== 0 || k !== items - 1) return undefined;
-  bounds[items] = close + 1;
-  return { name: long.name, items, query: long.query, text: raw, bounds };
+  return depth === 0 ? k : -1;
 }
 
 /** How a routed method's criteria are checked on this path; undefined when it does not take this path. */
