@@ -105,13 +105,16 @@ export class LineWriter {
     if (this.#used + most > this.#block.length) {
       const bytes = ascii ? most : Buffer.byteLength(text);
       if (this.#used + bytes > this.#block.length) {
+        // the block is as full as this line lets it be: it goes out now. (Until 2026-11 it was only
+        // queued here, and its write waited for the flushMs timer, which every such seal restarted: under
+        // a steady stream of lines nothing was written at all, and past maxQueuedBytes lines were dropped.)
         this.#seal();
         if (bytes > this.#block.length) {
           // longer than a block: a write of its own
           this.#enqueue(Buffer.from(text, encoding));
-          this.#writeNext();
-          return true;
         }
+        this.#writeNext();
+        if (bytes > this.#block.length) return true;
       }
     }
     this.#used += this.#block.write(text, this.#used, encoding);

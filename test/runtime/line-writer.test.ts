@@ -30,6 +30,24 @@ it.each([
   expect(w.write('after close\n')).toBe(false);
 });
 
+it('writes each block as it fills under a steady stream of lines, without waiting for flushMs', async () => {
+  const file = path.join(tempDir(), 'steady.log');
+  // 300-byte lines do not fill a 1 000-byte block exactly: each block is sealed by the line that does not fit
+  const w = new LineWriter(file, { blockBytes: 1000, flushMs: 600_000 });
+  const line = `${'x'.repeat(299)}\n`;
+  let turns = 0;
+  // a line per turn of the event loop, as requests come, until the first blocks are on disk
+  while (fs.statSync(file).size < 3000 && turns < 20_000) {
+    w.write(line, true);
+    turns++;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  expect(fs.statSync(file).size).toBeGreaterThanOrEqual(3000);
+  expect(w.dropped).toBe(0);
+  await w.close();
+  expect(readFileSync(file, 'utf8')).toBe(line.repeat(turns));
+});
+
 it('writes what is buffered when the process exits without a flush', () => {
   const file = path.join(tempDir(), 'exit.log');
   const script = `
