@@ -54,6 +54,14 @@ export class LineWriter {
   /** Whether lines are being dropped now (one warning per run of drops). */
   #dropping = false;
   #writing = false;
+  /**
+   * Blocks whose write has ended, kept for the next lines (at most {@link SPARE_BLOCKS}) instead of a new
+   * 64 KiB allocation per block: each new one was fresh memory outside the heap (page faults on first
+   * touch, and external memory that hastens collections).
+   */
+  #spare: Buffer[] = [];
+  /** The memory of the blocks this writer made (what may go back to `#spare`). */
+  readonly #ours = new WeakSet<ArrayBufferLike>();
   #timer: NodeJS.Timeout | undefined;
   #waiters: Array<() => void> = [];
   #closed = false;
@@ -79,7 +87,7 @@ export class LineWriter {
     this.#maxWrite = shared ? PIPE_BUF : Infinity;
     this.#flushMs = options.flushMs ?? 200;
     this.#maxQueuedBytes = options.maxQueuedBytes ?? 16 * 1024 * 1024;
-    this.#block = Buffer.allocUnsafe(this.#blockBytes);
+    this.#block = this.#newBlock();
     process.on('exit', this.#onExit);
   }
 
@@ -191,10 +199,28 @@ export class LineWriter {
       }
       if (last > from) this.#enqueue(full.subarray(from, last));
     }
-    // the sealed block is written asynchronously: the next lines go into a new one
-    this.#block = Buffer.allocUnsafe(this.#blockBytes);
+    // the sealed block is written asynchronously: the next lines go into another one
+    this.#block = this.#spare.pop() ?? this.#newBlock();
     this.#used = 0;
     this.#ends = [];
+  }
+
+  #newBlock(): Buffer {
+    // its own memory (not Node's shared pool, which serves allocations of up to 4 KiB)
+    const block = Buffer.alloc(this.#blockBytes);
+    this.#ours.add(block.buffer);
+    return block;
+  }
+
+  /** A piece whose write has ended: its block is kept for more lines when it was the block's only piece. */
+  #written(piece: Buffer): void {
+    if (
+      piece.byteOffset === 0 &&
+      this.#maxWrite === Infinity &&
+      this.#spare.length < SPARE_BLOCKS &&
+      this.#ours.has(piece.buffer)
+    )
+      this.#spare.push(Buffer.from(piece.buffer, 0, this.#blockBytes));
   }
 
   #enqueue(buf: Buffer): void {
@@ -237,6 +263,7 @@ export class LineWriter {
       }
       this.#writing = false;
       this.#queuedBytes -= size;
+      this.#written(buf);
       if (this.#dropping && this.#queuedBytes <= this.#maxQueuedBytes / 2) this.#dropping = false;
       // a failed write loses its block (the log must not stop the service), the next ones go on
       this.#writeNext();
@@ -245,6 +272,9 @@ export class LineWriter {
 }
 
 const PIPE_BUF = 4096;
+
+/** Written blocks kept for reuse (see `#spare`). */
+const SPARE_BLOCKS = 2;
 
 function writeAllSync(fd: number, buf: Buffer): void {
   let off = 0;
