@@ -117,12 +117,11 @@ export class LineWriter {
         // queued here, and its write waited for the flushMs timer, which every such seal restarted: under
         // a steady stream of lines nothing was written at all, and past maxQueuedBytes lines were dropped.)
         this.#seal();
-        if (bytes > this.#block.length) {
-          // longer than a block: a write of its own
-          this.#enqueue(Buffer.from(text, encoding));
-        }
+        // longer than a block: a write of its own
+        const alone = bytes > this.#block.length;
+        if (alone) this.#enqueue(Buffer.from(text, encoding));
         this.#writeNext();
-        if (bytes > this.#block.length) return true;
+        if (alone) return true;
       }
     }
     this.#used += this.#block.write(text, this.#used, encoding);

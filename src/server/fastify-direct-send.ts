@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { EncodedResponse } from '../resources/request';
-import { NON_ASCII, REPLY_READY_HEADERS } from './http-adapter';
-import { isNotedAscii, responseBodyBytes } from '../resources/response-facts';
+import { REPLY_READY_HEADERS, beyondAscii } from './http-adapter';
+import { responseBodyBytes } from '../resources/response-facts';
 
 /**
  * svcPlugin's short way to write a plain response: `res.writeHead(status, headers)` and `res.end(body)` on
@@ -111,7 +111,7 @@ export function sendDirect(
         if (key === 'set-cookie') return false;
         const value = extra[name]!;
         headers[key] = value;
-        if (!latin1 && !isNotedAscii(value) && NON_ASCII.test(value)) latin1 = true;
+        if (!latin1 && beyondAscii(value)) latin1 = true;
       }
   } else {
     // the headers as reply.header() keeps them: lower-case names, a later name replacing an earlier one
@@ -125,7 +125,7 @@ export function sendDirect(
         if (key === 'content-type') typed = true;
         const value = set[name]!;
         headers[key] = value;
-        if (!latin1 && NON_ASCII.test(value)) latin1 = true;
+        if (!latin1 && beyondAscii(value)) latin1 = true;
       }
     }
   }

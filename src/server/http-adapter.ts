@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ServiceError } from '../protocol';
 import type { EncodedResponse, SvcLogger } from '../resources/request';
+import { isNotedAscii } from '../resources/response-facts';
 import type { ResourcePipeline } from './pipeline';
 
 /**
@@ -14,7 +15,16 @@ import type { ResourcePipeline } from './pipeline';
 export const EMPTY_ATTRIBUTES: ReadonlyMap<string | symbol, unknown> = new Map();
 
 // eslint-disable-next-line no-control-regex -- any byte beyond ASCII
-export const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * Whether a response header value holds characters beyond ASCII, which decides how an adapter writes the
+ * body. A value an observer noted ASCII (a request id it tested or made: response-facts.ts) is not tested
+ * again.
+ */
+export function beyondAscii(value: string): boolean {
+  return !isNotedAscii(value) && NON_ASCII.test(value);
+}
 
 /**
  * Header objects the pipeline shares between responses (the plain responses' version and content type,
@@ -66,7 +76,7 @@ export function setHeaders<T>(
   for (const name in headers) {
     const value = headers[name]!;
     set(target, name, value);
-    if (!latin1 && NON_ASCII.test(value)) latin1 = true;
+    if (!latin1 && beyondAscii(value)) latin1 = true;
   }
   return latin1;
 }

@@ -4,7 +4,7 @@ import { rawPathOf, rawQueryOf } from '../protocol';
 import { HttpClientError, RequestBodyError, SvcPluginOptionsError } from '../resources/errors';
 import {
   EMPTY_ATTRIBUTES,
-  NON_ASCII,
+  beyondAscii,
   ASCII_HEADERS,
   hasNoKeys,
   setHeaders,
@@ -13,7 +13,7 @@ import {
   isPromise,
 } from './http-adapter';
 import { optionsAnswerOf } from '../resources/options-answers';
-import { isNotedAscii, responseBodyBytes } from '../resources/response-facts';
+import { responseBodyBytes } from '../resources/response-facts';
 import { nodeDocumentationHandler } from './documentation-adapters';
 import {
   type SvcPluginOptions,
@@ -320,12 +320,7 @@ function writeAtOnce(
     for (const name in extra) {
       // a header an observer added, after the response's own (a name both set: the observer's, as
       // setHeader after setHeader would leave it); a value the observer knew ASCII is not tested again
-      const value = extra[name]!;
-      if (
-        (!isNotedAscii(value) && NON_ASCII.test(value)) ||
-        (name.length === 4 && name.toLowerCase() === 'vary')
-      )
-        return false;
+      if (beyondAscii(extra[name]!) || (name.length === 4 && name.toLowerCase() === 'vary')) return false;
     }
   }
   if (extra === undefined && ASCII_HEADERS.has(headers)) {
@@ -342,7 +337,7 @@ function writeAtOnce(
     all = {};
     for (const name in headers) {
       const value = headers[name]!;
-      if (NON_ASCII.test(value)) return false;
+      if (beyondAscii(value)) return false;
       all[name] = value;
     }
   }
