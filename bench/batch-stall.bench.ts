@@ -32,7 +32,6 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import http from 'node:http';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
@@ -42,6 +41,7 @@ import type * as AppModule from '../examples/app';
 import type * as PhotoModule from '../examples/src/main/generated/com/example/photos/Photo';
 import type * as PhotoFormatModule from '../examples/src/main/generated/com/example/photos/PhotoFormat';
 import type { BenchFile, Fact, Suite } from './harness';
+import { pinned, tasksetPath } from './cores';
 import { roleFromFlags, runRole, stopServersWhenStopped, stopWhenUndriven } from './process-role';
 
 /** Items per batch request: the server's default `maxBatchSize` (the worst allowed request). */
@@ -367,16 +367,6 @@ async function phase(
   };
 }
 
-/** taskset's path, when there is one and more than one core to pin to. */
-const TASKSET =
-  os.cpus().length < 2 ? undefined : ['/usr/bin/taskset', '/bin/taskset'].find((p) => fs.existsSync(p));
-
-/** Runs `argv` pinned to `cores` (a taskset CPU list: `1`, `0,1`) with taskset when there is one. */
-function pinned(cores: string, argv: readonly string[]): [string, string[]] {
-  if (TASKSET === undefined) return [argv[0]!, argv.slice(1)];
-  return [TASKSET, ['-c', cores, ...argv]];
-}
-
 /** How the server is pinned (see the file's comment). */
 type Pinning = 'main thread' | 'process' | 'none';
 
@@ -385,7 +375,7 @@ async function runDriver(): Promise<void> {
   // the server starts on both cores, so that V8's threads (started with the process) may use either; then
   // its main thread (whose thread id is the process id) alone is pinned to core 0
   const wholeProcess = process.env.SVC_BENCH_STALL_PIN === 'process';
-  const [cmd, args] = pinned(wholeProcess ? '0' : '0,1', [
+  const { cmd, args } = pinned(wholeProcess ? '0' : '0,1', [
     process.execPath,
     ...flags,
     '-r',
@@ -403,9 +393,10 @@ async function runDriver(): Promise<void> {
     server.once('message', (m) => resolve((m as { port: number }).port));
     server.once('exit', (code) => reject(new Error(`bench server exited with ${String(code)}`)));
   });
-  let pinning: Pinning = TASKSET === undefined ? 'none' : 'process';
-  if (TASKSET !== undefined && !wholeProcess) {
-    const pin = spawnSync(TASKSET, ['-p', '-c', '0', String(server.pid)], { stdio: 'ignore' });
+  const taskset = tasksetPath();
+  let pinning: Pinning = taskset === undefined ? 'none' : 'process';
+  if (taskset !== undefined && !wholeProcess) {
+    const pin = spawnSync(taskset, ['-p', '-c', '0', String(server.pid)], { stdio: 'ignore' });
     pinning = pin.status === 0 ? 'main thread' : 'none';
   }
   try {
@@ -527,7 +518,7 @@ function suite(result: { phases: Phase[]; pinning: Pinning }): Suite {
 
 function suites(): Suite[] {
   const budget = (WARMUP_SECONDS + QUIET_SECONDS + LOADED_SECONDS) * KINDS.length * 1000 + 30_000;
-  const [cmd, args] = pinned('1', [process.execPath, '-r', '@swc-node/register', __filename, '--driver']);
+  const { cmd, args } = pinned('1', [process.execPath, '-r', '@swc-node/register', __filename, '--driver']);
   const out = spawnSync(cmd, args, { encoding: 'utf8', timeout: budget, maxBuffer: 1 << 24 });
   if (out.status !== 0)
     throw new Error(`batch-stall bench driver failed (${String(out.status ?? out.signal)}):\n${out.stderr}`);

@@ -37,6 +37,7 @@ import type * as PostgresModule from '../src/postgres';
 import type * as QueueModule from '../src/queue';
 import type * as ServerModule from '../test/support/postgres-server';
 import type { BenchFile, Fact, Suite } from './harness';
+import { pinned, tasksetPath } from './cores';
 import { roleFromFlags, runRole } from './process-role';
 
 // loaded by the roles only: `npm run bench` loads every bench file to list them
@@ -76,12 +77,6 @@ interface Result {
   blobs: { lo: { inMiBs: number; outMiBs: number }; file: { inMiBs: number; outMiBs: number } };
 }
 
-/** `cmd` pinned to CPU `cpu` with taskset when there are two CPUs or more and taskset exists. */
-function pinned(cpu: number, cmd: readonly string[]): [string, string[]] {
-  const can = os.cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
-  return can ? ['taskset', ['-c', String(cpu), ...cmd]] : [cmd[0]!, cmd.slice(1)];
-}
-
 /** The example app on DATABASE_URL (or in memory), listening on a free port, which it sends its parent. */
 async function runServer(): Promise<void> {
   const { createExampleApp } = load('../examples/app') as typeof AppModule;
@@ -92,7 +87,7 @@ async function runServer(): Promise<void> {
 }
 
 function startServer(databaseUrl: string): Promise<{ child: ChildProcess; port: number }> {
-  const [cmd, args] = pinned(0, [process.execPath, '-r', '@swc-node/register', __filename, '--server']);
+  const { cmd, args } = pinned(0, [process.execPath, '-r', '@swc-node/register', __filename, '--server']);
   const child = spawn(cmd, args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, REDIS_URL: '', SVC_DATA_DIR: '' },
@@ -273,7 +268,7 @@ async function runDriver(): Promise<void> {
     };
     await pool.end();
     const result: Result = {
-      pinned: os.cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0,
+      pinned: tasksetPath() !== undefined,
       postgresAnywhere,
       fillSeconds,
       streams,
@@ -366,7 +361,7 @@ function suite(r: Result): Suite {
 }
 
 function suites(): Suite[] {
-  const [cmd, args] = pinned(1, [process.execPath, '-r', '@swc-node/register', __filename, '--driver']);
+  const { cmd, args } = pinned(1, [process.execPath, '-r', '@swc-node/register', __filename, '--driver']);
   const out = spawnSync(cmd, args, {
     encoding: 'utf8',
     timeout: 600_000,

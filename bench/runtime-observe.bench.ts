@@ -21,7 +21,7 @@
  * pipeline's `handle` for a get, with each observer and with none (what each adds, in µs).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +37,7 @@ import type * as CoreModule from '@opentelemetry/core';
 import type * as PinoModule from 'pino';
 import type * as PhotosModule from '../test/resources/support/photos';
 import type { BenchFile, BenchTask, Fact, Suite } from './harness';
+import { pinned, processCpuMs } from './cores';
 import { roleFromFlags, runRole, stopServersWhenStopped, stopWhenUndriven } from './process-role';
 
 const RUN_SECONDS = 1;
@@ -65,16 +66,18 @@ const GOALS: Record<Variant, { readonly label: string; readonly min?: number }> 
   'tracing-sdk': { label: 'tracing with an SDK (batch processor, in-memory sink) vs none' },
 };
 
-const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-
 function node(core: number, args: string[], ipc: boolean): ChildProcess {
-  const nodeArgs = ['-r', '@swc-node/register', __filename, ...args];
+  const { cmd, args: argv } = pinned(core, [
+    process.execPath,
+    '-r',
+    '@swc-node/register',
+    __filename,
+    ...args,
+  ]);
   const stdio = ipc
     ? (['ignore', 'ignore', 'inherit', 'ipc'] as const)
     : (['ignore', 'pipe', 'inherit'] as const);
-  return hasTaskset
-    ? spawn('taskset', ['-c', String(core), process.execPath, ...nodeArgs], { stdio: [...stdio] })
-    : spawn(process.execPath, nodeArgs, { stdio: [...stdio] });
+  return spawn(cmd, argv, { stdio: [...stdio] });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -231,20 +234,6 @@ interface Measured {
   readonly errors: number;
 }
 
-/**
- * A process's CPU time so far (all threads, user and system), ms, from Linux `/proc` (clock ticks of 10 ms);
- * undefined elsewhere. Beside requests/s: with the unobserved server near what one autocannon process can
- * send (~30 000 gets/s here), requests/s shows only part of what an observer costs, the server's CPU all.
- */
-function cpuMs(pid: number | undefined): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-}
 interface DriverResult {
   readonly variant: Variant;
   readonly anchor: Measured;
@@ -283,14 +272,14 @@ async function runDriver(): Promise<void> {
     const ports = { anchor: anchorPort!, observed: observedPort! };
     const pids = { anchor: servers[0]!.pid, observed: servers[1]!.pid };
     const run = async (app: 'anchor' | 'observed', duration: number): Promise<Measured> => {
-      const before = cpuMs(pids[app]);
+      const before = processCpuMs(pids[app]);
       const r = await autocannon({
         url: `http://127.0.0.1:${ports[app]}${PATH}`,
         connections: CONNECTIONS,
         duration,
         headers: { 'x-svc-protocol-version': '2.0.0' },
       });
-      const after = cpuMs(pids[app]);
+      const after = processCpuMs(pids[app]);
       const cpuUs =
         before === undefined || after === undefined || r.requests.total === 0
           ? undefined
@@ -384,14 +373,8 @@ function inProcessSuite(): Suite {
 
 function suites(): Suite[] {
   const budget = (VARIANTS.length * (2 * WARMUP_SECONDS + 2 * ROUNDS * RUN_SECONDS + 10) + 30) * 1000;
-  const driverArgs = ['-r', '@swc-node/register', __filename, '--driver'];
-  const out = hasTaskset
-    ? spawnSync('taskset', ['-c', '1', process.execPath, ...driverArgs], {
-        encoding: 'utf8',
-        timeout: budget,
-        maxBuffer: 1 << 20,
-      })
-    : spawnSync(process.execPath, driverArgs, { encoding: 'utf8', timeout: budget, maxBuffer: 1 << 20 });
+  const driver = pinned(1, [process.execPath, '-r', '@swc-node/register', __filename, '--driver']);
+  const out = spawnSync(driver.cmd, driver.args, { encoding: 'utf8', timeout: budget, maxBuffer: 1 << 20 });
   if (out.status !== 0)
     throw new Error(
       `runtime-observe bench driver failed (${String(out.status ?? out.signal)}):\n${out.stderr}`,
@@ -409,7 +392,7 @@ function suites(): Suite[] {
     ];
     const notes = [
       `${ROUNDS} rounds × ${RUN_SECONDS} s per app (order swapped each round) after ${WARMUP_SECONDS} s warmup; ` +
-        (hasTaskset ? 'server on core 0, autocannon on core 1 (taskset)' : 'no taskset: cores not pinned'),
+        (driver.pinned ? 'server on core 0, autocannon on core 1 (taskset)' : 'no taskset: cores not pinned'),
       `round ratios ${sorted.map((x) => x.toFixed(2)).join(' ')} (their spread is the noise)`,
       goal.min === undefined
         ? `reported (no goal): ${goal.label}: median ${ratio.toFixed(3)}×`

@@ -76,6 +76,8 @@ export interface BoundCall {
   readonly batchSize: number;
 }
 
+const MULTIPART_RELATED = 'multipart/related';
+
 /** The request-scoped context handlers receive (see {@link ResourceContext}). */
 export class Context implements ResourceContext {
   // `declare`: the constructor sets every field; a plain declaration would also define each as undefined
@@ -145,6 +147,9 @@ export class Context implements ResourceContext {
   responseAttachmentsSupported(): boolean {
     const accept = this.headers.accept;
     const text = typeof accept === 'string' ? accept : Array.isArray(accept) ? accept.join(',') : '';
+    // an Accept shorter than `multipart/related` cannot name it: no regular expression for the usual
+    // `application/json` or none (the example's get asks on every request)
+    if (text.length < MULTIPART_RELATED.length) return false;
     // any q counts (wire facts §6.4)
     return /(^|,)\s*multipart\/related\s*(;|,|$)/i.test(text);
   }

@@ -533,6 +533,24 @@ describe('response attachments', () => {
     expect(await digestAll(reader)).toEqual({ image: sha(Buffer.alloc(5000, 7)) });
   });
 
+  it.each([
+    ['multipart/related', true],
+    ['MultiPart/Related', true],
+    ['application/json ,  multipart/related', true],
+    ['multipart/related;q=0', true],
+    ['application/json,multipart/related', true],
+    ['application/json, multipart/relate', false],
+    ['application/json, multipart/related-x', false],
+    ['*/*;q=0.1, application/json', false],
+    ['application/json', false],
+    ['*/*', false],
+    ['', false],
+  ])('tells a handler whether Accept %j takes response attachments (%s)', async (accept, takes) => {
+    const r = await getRaw('/photos/10', accept);
+    expect(r.status).toBe(200);
+    expect(r.contentType.startsWith('multipart/related; boundary=')).toBe(takes);
+  });
+
   it('refuses setResponseAttachments when the client did not accept them, and answers plainly', async () => {
     const r = await getRaw('/photos/10', 'application/json');
     expect(r.contentType).toBe('application/json');
