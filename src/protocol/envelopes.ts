@@ -360,6 +360,19 @@ export const DEFAULT_PAGING: Paging = Object.freeze({ start: 0, count: 10 });
 function pagingValue(v: DataValue | undefined): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'string') return Number.NaN;
+  // the usual value, 1 to 9 plain digits, read by char code: the trim, the regular expression and the two
+  // conversions below took ~0.5k instructions a parameter (callgrind over HTTP, the example's finder)
+  const n = v.length;
+  if (n > 0 && n < 10) {
+    let x = 0;
+    let i = 0;
+    for (; i < n; i++) {
+      const d = v.charCodeAt(i) - 0x30;
+      if (d < 0 || d > 9) break;
+      x = x * 10 + d;
+    }
+    if (i === n) return x;
+  }
   if (v.trim() === '') return undefined;
   return /^[+-]?\d{1,10}$/.test(v) && Math.abs(Number(v)) <= 2147483647 ? Number(v) : Number.NaN;
 }

@@ -120,19 +120,22 @@ export class Context implements ResourceContext {
     this.pathKeys = route.pathKeys;
     this.query = req.query;
     const q = req.query;
-    if (q.size === 0) {
+    if (q.isEmpty()) {
       // no query: no projection to look for (three look-ups less per get)
       this.projection = undefined;
       this.metadataProjection = undefined;
       this.pagingProjection = undefined;
     } else {
-      this.projection = q.has(QueryParam.FIELDS) ? parseProjectionParam(q.get(QueryParam.FIELDS)) : undefined;
-      this.metadataProjection = q.has(QueryParam.METADATA_FIELDS)
-        ? parseProjectionParam(q.get(QueryParam.METADATA_FIELDS))
-        : undefined;
-      this.pagingProjection = q.has(QueryParam.PAGING_FIELDS)
-        ? parseProjectionParam(q.get(QueryParam.PAGING_FIELDS))
-        : undefined;
+      // one look-up each (a map holds no undefined): `has` then `get` took ~0.2k instructions more per
+      // request with a query, and counting the keys (`size`) ~0.3k more than finding one (callgrind over
+      // HTTP, the example's finder)
+      const fields = q.get(QueryParam.FIELDS);
+      const metadataFields = q.get(QueryParam.METADATA_FIELDS);
+      const pagingFields = q.get(QueryParam.PAGING_FIELDS);
+      this.projection = fields === undefined ? undefined : parseProjectionParam(fields);
+      this.metadataProjection =
+        metadataFields === undefined ? undefined : parseProjectionParam(metadataFields);
+      this.pagingProjection = pagingFields === undefined ? undefined : parseProjectionParam(pagingFields);
     }
     this.paging = paging;
     this.responseType = req.responseType;

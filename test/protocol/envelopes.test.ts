@@ -176,6 +176,35 @@ describe('collections: finder and get_all', () => {
     expect(err?.param).toBe('start');
   });
 
+  it.each([
+    ['0', 0],
+    ['7', 7],
+    ['010', 10],
+    ['123456789', 123456789],
+    ['000000000', 0],
+    ['1234567890', 1234567890],
+    ['2147483647', 2147483647],
+    ['0000000001', 1],
+    ['+5', 5],
+    [' 5', 'invalid'],
+    ['5 ', 'invalid'],
+    ['', 'default'],
+    ['   ', 'default'],
+    ['2147483648', 'invalid'],
+    ['12345678901', 'invalid'],
+    ['5a', 'invalid'],
+    ['a5', 'invalid'],
+    ['٣', 'invalid'],
+    ['1e3', 'invalid'],
+    ['0x10', 'invalid'],
+    ['/', 'invalid'],
+    [':', 'invalid'],
+  ])('reads count %j as %j', (text, read) => {
+    const paging = (): number => parsePagingParams(undefined, text, { start: 0, count: 42 }).count;
+    if (read === 'invalid') expect(paging).toThrow('Invalid (non-integer) start/count parameters');
+    else expect(paging()).toBe(read === 'default' ? 42 : read);
+  });
+
   it('replaces start and count in a URI, keeping the other parameters raw and in order', () => {
     expect(pagedUri('/greetings?q=search&start=0&tone=FRIENDLY&count=10', 10, 10)).toBe(
       '/greetings?q=search&tone=FRIENDLY&start=10&count=10',
