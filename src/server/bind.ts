@@ -483,7 +483,7 @@ export function bindDeferred(
       throw new RequestBodyError(`Method ${String(method)} is not supported`);
   }
   if (target.attachments === 'argument') args = [reader ?? null, ...args];
-  const fillIn = req.query.size === 0 ? undefined : req.query.get(QueryParam.FILL_IN_DEFAULTS);
+  const fillIn = req.query.isEmpty() ? undefined : req.query.get(QueryParam.FILL_IN_DEFAULTS);
   const call: BoundCall = {
     route,
     keyErrors,

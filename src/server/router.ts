@@ -114,7 +114,7 @@ export function route(roots: ReadonlyMap<string, ResourceModel>, req: RoutingReq
   if (root === undefined) {
     throw new ResourceNotFoundError(`No root resource defined for path '/${rootSegment}'`);
   }
-  const altName = req.query.size === 0 ? undefined : req.query.get(QueryParam.ALT_KEY);
+  const altName = req.query.isEmpty() ? undefined : req.query.get(QueryParam.ALT_KEY);
   let resource: ResourceModel = root;
   let entity = resource.kind === 'simple';
   let key: unknown = undefined;
