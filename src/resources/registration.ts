@@ -352,20 +352,75 @@ function compileNamed(
   return out;
 }
 
+type ResourceKind = ResourceModel['kind'];
+
+/** A resource's keys, compiled: its key type and name, its association's parts, the key names in its path. */
+interface CompiledKeys {
+  readonly keyType: KeyType<unknown> | undefined;
+  readonly keyName: string | undefined;
+  readonly assocParts: Map<string, ValueType<unknown>> | undefined;
+  /** The parents' key names and this resource's own: a subresource may use none of them again. */
+  readonly keyNames: ReadonlySet<string>;
+}
+
+/** A resource's methods, compiled: the unnamed ones by method, the named ones by name. */
+interface CompiledMethods {
+  readonly methods: Map<ResourceMethod, MethodModel>;
+  readonly finders: Map<string, MethodModel>;
+  readonly batchFinders: Map<string, MethodModel>;
+  readonly actions: Map<string, MethodModel>;
+  readonly entityActions: Map<string, MethodModel>;
+}
+
 /**
  * Checks a resource definition and compiles it (subresources too). `parentPath` and `pathKeyNames` are the
  * parent's, for subresources.
  * @throws ResourceDefinitionError
  */
 export function registerResource(
-  def: unknown,
+  definition: unknown,
   serverFilters: readonly RequestFilter[] = [],
   parentPath = '',
   pathKeyNames: ReadonlySet<string> = new Set(),
 ): ResourceModel {
-  const rawName = isObject(def) && typeof def.name === 'string' ? def.name : '';
+  const rawName = isObject(definition) && typeof definition.name === 'string' ? definition.name : '';
   const path = parentPath === '' ? rawName : `${parentPath}/${rawName}`;
   const at: DefinitionLocation = { resource: path === '' ? '?' : path };
+  const { def, kind } = checkedDefinition(definition, rawName, at);
+  const valueSchema = valueSchemaOf(def.value, at);
+  const keys = compileKeys(def, kind, rawName, pathKeyNames, at);
+  const { keyType, keyName, assocParts } = keys;
+  // one problem at a time: a definition with several is always refused for the first in this order
+  const methods = compileMethods(def.methods, kind, keys, at);
+  const filters = compileFilters(def.filters, serverFilters, at);
+  const subresources = compileSubresources(def.subresources, serverFilters, path, keys.keyNames, at);
+  const alternativeKeys = compileAlternativeKeys(def.alternativeKeys, keyType, at);
+  return Object.freeze({
+    kind,
+    name: rawName,
+    path,
+    keyType,
+    keyName,
+    alternativeKeys,
+    assocParts,
+    valueClass: def.value as RecordClass<RecordTemplate>,
+    valueSchema,
+    ...methods,
+    subresources,
+    filters,
+    validation: validationChoice(def.validation, at),
+    timeout: timeoutOption(def.timeout, at),
+    fieldRules: compileFieldRules(def, valueSchema, at),
+    definition: def as unknown as ResourceDefinition,
+  });
+}
+
+/** A definition that has a good name and matches its interface, and its kind. */
+function checkedDefinition(
+  def: unknown,
+  rawName: string,
+  at: DefinitionLocation,
+): { readonly def: Record<string, unknown>; readonly kind: ResourceKind } {
   if (!isObject(def))
     throw new ResourceDefinitionError(
       at,
@@ -386,11 +441,17 @@ export function registerResource(
       'a resource must be declared with collection(), association() or simple()',
     );
   }
-  const valueSchema = valueSchemaOf(def.value, at);
+  return { def, kind };
+}
 
-  let keyType: KeyType<unknown> | undefined;
-  let keyName: string | undefined;
-  let assocParts: Map<string, ValueType<unknown>> | undefined;
+/** A collection's key, an association's key parts (a simple resource has neither). */
+function compileKeys(
+  def: Record<string, unknown>,
+  kind: ResourceKind,
+  rawName: string,
+  pathKeyNames: ReadonlySet<string>,
+  at: DefinitionLocation,
+): CompiledKeys {
   const keyNames = new Set(pathKeyNames);
   if (kind === 'collection') {
     if (!isKeyType(def.key) || def.key.kind === 'compound') {
@@ -399,52 +460,66 @@ export function registerResource(
         "'key' must be a key type (LONG_KEY, STRING_KEY, simpleKey(T), complexKey(K, P))",
       );
     }
-    keyType = def.key;
-    keyName = typeof def.keyName === 'string' && def.keyName !== '' ? def.keyName : `${rawName}Id`;
+    const keyName = typeof def.keyName === 'string' && def.keyName !== '' ? def.keyName : `${rawName}Id`;
     if (keyNames.has(keyName))
       throw new ResourceDefinitionError(
         { ...at, parameter: keyName },
         'the key name is already used by a parent resource',
       );
     keyNames.add(keyName);
-  } else if (kind === 'association') {
-    if (!isObject(def.assocKeys) || Object.keys(def.assocKeys).length < 2) {
-      throw new ResourceDefinitionError(
-        at,
-        "'assocKeys' must name at least two key parts (part name → LONG, STRING, enumOf(E), ...)",
-      );
-    }
-    assocParts = new Map();
-    for (const [part, type] of Object.entries(def.assocKeys)) {
-      const pat = { ...at, parameter: part };
-      if (!METHOD_NAME.test(part))
-        throw new ResourceDefinitionError(pat, 'a key part name must be letters, digits and _');
-      if (!isValueType(type) || keyPartTypeOf(type) === undefined) {
-        throw new ResourceDefinitionError(pat, 'a key part must be of a primitive or enum type');
-      }
-      if (keyNames.has(part))
-        throw new ResourceDefinitionError(pat, 'the key part name is already used by a parent resource');
-      keyNames.add(part);
-      assocParts.set(part, type);
-    }
-    if (!isKeyType(def.key)) throw new ResourceDefinitionError(at, 'declare associations with association()');
-    keyType = def.key;
-    keyName = typeof def.keyName === 'string' ? def.keyName : undefined;
+    return { keyType: def.key, keyName, assocParts: undefined, keyNames };
   }
+  if (kind === 'simple') return { keyType: undefined, keyName: undefined, assocParts: undefined, keyNames };
+  if (!isObject(def.assocKeys) || Object.keys(def.assocKeys).length < 2) {
+    throw new ResourceDefinitionError(
+      at,
+      "'assocKeys' must name at least two key parts (part name → LONG, STRING, enumOf(E), ...)",
+    );
+  }
+  const assocParts = new Map<string, ValueType<unknown>>();
+  for (const [part, type] of Object.entries(def.assocKeys)) {
+    const pat = { ...at, parameter: part };
+    if (!METHOD_NAME.test(part))
+      throw new ResourceDefinitionError(pat, 'a key part name must be letters, digits and _');
+    if (!isValueType(type) || keyPartTypeOf(type) === undefined) {
+      throw new ResourceDefinitionError(pat, 'a key part must be of a primitive or enum type');
+    }
+    if (keyNames.has(part))
+      throw new ResourceDefinitionError(pat, 'the key part name is already used by a parent resource');
+    keyNames.add(part);
+    assocParts.set(part, type);
+  }
+  if (!isKeyType(def.key)) throw new ResourceDefinitionError(at, 'declare associations with association()');
+  return {
+    keyType: def.key,
+    keyName: typeof def.keyName === 'string' ? def.keyName : undefined,
+    assocParts,
+    keyNames,
+  };
+}
 
+/** The `methods` of a definition: each handler checked against the resource kind's methods, and compiled. */
+function compileMethods(
+  methodsDef: unknown,
+  kind: ResourceKind,
+  keys: CompiledKeys,
+  at: DefinitionLocation,
+): CompiledMethods {
+  const { assocParts, keyType } = keys;
   const table =
     kind === 'collection'
       ? COLLECTION_METHODS
       : kind === 'association'
         ? ASSOCIATION_METHODS
         : SIMPLE_METHODS;
-  const methodsDef = def.methods;
   if (!isObject(methodsDef)) throw new ResourceDefinitionError(at, "'methods' must be an object of handlers");
-  const methods = new Map<ResourceMethod, MethodModel>();
-  let finders = new Map<string, MethodModel>();
-  let batchFinders = new Map<string, MethodModel>();
-  let actions = new Map<string, MethodModel>();
-  let entityActions = new Map<string, MethodModel>();
+  const out: { -readonly [K in keyof CompiledMethods]: CompiledMethods[K] } = {
+    methods: new Map(),
+    finders: new Map(),
+    batchFinders: new Map(),
+    actions: new Map(),
+    entityActions: new Map(),
+  };
   for (const [prop, value] of Object.entries(methodsDef)) {
     if (value === undefined) continue;
     const mat = { ...at, method: prop };
@@ -457,7 +532,7 @@ export function registerResource(
             mat,
             'a simple resource has no batch finders (only collections and associations do)',
           );
-        batchFinders = compileBatchFinders(value, at, { assocParts });
+        out.batchFinders = compileBatchFinders(value, at, { assocParts });
         continue;
       }
       if (prop === 'entityActions' && kind === 'simple') {
@@ -466,13 +541,8 @@ export function registerResource(
           "a simple resource's actions are its entity's: declare them in 'actions'",
         );
       }
-      const compiled = compileNamed(prop as 'finders' | 'actions' | 'entityActions', value, at, {
-        assocParts,
-        keyType,
-      });
-      if (prop === 'finders') finders = compiled;
-      else if (prop === 'actions') actions = compiled;
-      else entityActions = compiled;
+      const which = prop as 'finders' | 'actions' | 'entityActions';
+      out[which] = compileNamed(which, value, at, { assocParts, keyType });
       continue;
     }
     const method = table.get(prop);
@@ -486,95 +556,97 @@ export function registerResource(
     if (prop === 'getAll' && isObject(value)) {
       // get_all declared with finder(...): parameters and paging
       const compiled = compileNamed('finders', { getAll: value }, at, { assocParts, keyType }).get('getAll')!;
-      methods.set('get_all', { ...compiled, method: 'get_all', name: undefined, label: 'get_all' });
+      out.methods.set('get_all', { ...compiled, method: 'get_all', name: undefined, label: 'get_all' });
       continue;
     }
-    if (typeof value !== 'function')
-      throw new ResourceDefinitionError(mat, 'a method handler must be a function');
-    const withReader = attachmentsHandler(value);
-    const max = maxBatchSizeOf(value);
-    if (max !== undefined) {
-      if (!BATCH_METHOD_PROPERTIES.has(prop))
-        throw new ResourceDefinitionError(
-          { ...mat, parameter: 'maxBatchSize' },
-          `'maxBatchSize' applies to batch methods only (${[...BATCH_METHOD_PROPERTIES].join(', ')})`,
-        );
-      if (!isBatchLimit(max))
-        throw new ResourceDefinitionError(
-          { ...mat, parameter: 'maxBatchSize' },
-          "'maxBatchSize' must be a positive integer",
-        );
-    }
-    methods.set(method, {
-      method,
-      name: undefined,
-      label: method,
-      handler: (withReader ?? value) as AnyHandler,
-      ...(withReader === undefined ? {} : { attachments: 'argument' as const }),
-      ...(max === undefined ? {} : { maxBatchSize: max }),
-      params: undefined,
-      selfPaging: false,
-      pagingDefaults: DEFAULT_PAGING,
-      returns: undefined,
-    });
+    out.methods.set(method, compilePlainMethod(prop, method, value, mat));
   }
+  return out;
+}
 
+/** An unnamed method's handler (get, create, batch_get, ...), with its attachments and batch limit. */
+function compilePlainMethod(
+  prop: string,
+  method: ResourceMethod,
+  value: unknown,
+  mat: DefinitionLocation,
+): MethodModel {
+  if (typeof value !== 'function')
+    throw new ResourceDefinitionError(mat, 'a method handler must be a function');
+  const withReader = attachmentsHandler(value);
+  const max = maxBatchSizeOf(value);
+  if (max !== undefined) {
+    if (!BATCH_METHOD_PROPERTIES.has(prop))
+      throw new ResourceDefinitionError(
+        { ...mat, parameter: 'maxBatchSize' },
+        `'maxBatchSize' applies to batch methods only (${[...BATCH_METHOD_PROPERTIES].join(', ')})`,
+      );
+    if (!isBatchLimit(max))
+      throw new ResourceDefinitionError(
+        { ...mat, parameter: 'maxBatchSize' },
+        "'maxBatchSize' must be a positive integer",
+      );
+  }
+  return {
+    method,
+    name: undefined,
+    label: method,
+    handler: (withReader ?? value) as AnyHandler,
+    ...(withReader === undefined ? {} : { attachments: 'argument' as const }),
+    ...(max === undefined ? {} : { maxBatchSize: max }),
+    params: undefined,
+    selfPaging: false,
+    pagingDefaults: DEFAULT_PAGING,
+    returns: undefined,
+  };
+}
+
+/** The server's filters, then the resource's own (which may not have a request stage). */
+function compileFilters(
+  filtersDef: unknown,
+  serverFilters: readonly RequestFilter[],
+  at: DefinitionLocation,
+): RequestFilter[] {
   const filters: RequestFilter[] = [...serverFilters];
-  if (def.filters !== undefined) {
-    if (!Array.isArray(def.filters))
-      throw new ResourceDefinitionError(at, "'filters' must be a list of request filters");
-    for (const f of def.filters as unknown[]) {
-      if (!isObject(f) || typeof f.name !== 'string')
-        throw new ResourceDefinitionError(at, 'a filter must have a name');
-      if (f.request !== undefined) {
-        throw new ResourceDefinitionError(
-          { ...at, method: `filter '${f.name}'` },
-          'a resource filter cannot have a request stage (it runs before routing); give it to the server',
-        );
-      }
-      filters.push(f as unknown as RequestFilter);
+  if (filtersDef === undefined) return filters;
+  if (!Array.isArray(filtersDef))
+    throw new ResourceDefinitionError(at, "'filters' must be a list of request filters");
+  for (const f of filtersDef as unknown[]) {
+    if (!isObject(f) || typeof f.name !== 'string')
+      throw new ResourceDefinitionError(at, 'a filter must have a name');
+    if (f.request !== undefined) {
+      throw new ResourceDefinitionError(
+        { ...at, method: `filter '${f.name}'` },
+        'a resource filter cannot have a request stage (it runs before routing); give it to the server',
+      );
     }
+    filters.push(f as unknown as RequestFilter);
   }
+  return filters;
+}
 
+/** The subresources, registered below `path` (their names unique, their key names new). */
+function compileSubresources(
+  subresourcesDef: unknown,
+  serverFilters: readonly RequestFilter[],
+  path: string,
+  keyNames: ReadonlySet<string>,
+  at: DefinitionLocation,
+): Map<string, ResourceModel> {
   const subresources = new Map<string, ResourceModel>();
-  if (def.subresources !== undefined) {
-    if (!Array.isArray(def.subresources))
-      throw new ResourceDefinitionError(at, "'subresources' must be a list of resources");
-    for (const sub of def.subresources as unknown[]) {
-      const model = registerResource(sub, serverFilters, path, keyNames);
-      if (subresources.has(model.name))
-        throw new ResourceDefinitionError(
-          { resource: model.path },
-          'a subresource of this name is already registered',
-        );
-      subresources.set(model.name, model);
-    }
+  if (subresourcesDef === undefined) return subresources;
+  if (!Array.isArray(subresourcesDef))
+    throw new ResourceDefinitionError(at, "'subresources' must be a list of resources");
+  for (const sub of subresourcesDef as unknown[]) {
+    const model = registerResource(sub, serverFilters, path, keyNames);
+    if (subresources.has(model.name))
+      throw new ResourceDefinitionError(
+        { resource: model.path },
+        'a subresource of this name is already registered',
+      );
+    subresources.set(model.name, model);
   }
-
-  const alternativeKeys = compileAlternativeKeys(def.alternativeKeys, keyType, at);
-
-  return Object.freeze({
-    kind,
-    name: rawName,
-    path,
-    keyType,
-    keyName,
-    alternativeKeys,
-    assocParts,
-    valueClass: def.value as RecordClass<RecordTemplate>,
-    valueSchema,
-    methods,
-    finders,
-    batchFinders,
-    actions,
-    entityActions,
-    subresources,
-    filters,
-    validation: validationChoice(def.validation, at),
-    timeout: timeoutOption(def.timeout, at),
-    fieldRules: compileFieldRules(def, valueSchema, at),
-    definition: def as unknown as ResourceDefinition,
-  });
+  return subresources;
 }
 
 /**
