@@ -351,143 +351,14 @@ export function bindDeferred(
       batchParamOf(target) ?? QueryParam.IDS,
     );
   const ctx = new Context(route, req, paging);
-  const simple = route.resource.kind === 'simple';
-  const label = target.label;
-  let args: unknown[];
-  let input: BoundInput;
-  let keyErrors: readonly BatchKeyError[] = [];
-  let returnEntity = true;
-  let items: Steps<void> | undefined;
-  switch (method) {
-    case 'get':
-    case 'delete':
-      args = simple ? [] : [route.key];
-      input = simple ? {} : { key: route.key };
-      break;
-    case 'update': {
-      const entity = entityOf(route, requireBody(req, label), 'The body of update');
-      args = simple ? [entity] : [route.key, entity];
-      input = simple ? { entity } : { key: route.key, entity };
-      break;
-    }
-    case 'partial_update': {
-      returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
-      const patch = patchOf(route, requireBody(req, label), 'The body of partial_update');
-      args = simple ? [patch] : [route.key, patch];
-      input = simple ? { patch: patch.patch } : { key: route.key, patch: patch.patch };
-      break;
-    }
-    case 'create': {
-      returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
-      const entity = entityOf(route, requireBody(req, label), 'The body of create');
-      args = [entity];
-      input = { entity };
-      break;
-    }
-    case 'batch_create': {
-      returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
-      const elements = requireBody(req, label).get('elements');
-      if (!(elements instanceof DataList))
-        throw new RequestBodyError('The body of batch_create must be {"elements":[...]}');
-      const entities = elements.toArray().map((e, i) => entityOf(route, e, `Element ${i} of batch_create`));
-      args = [entities];
-      input = { entities };
-      break;
-    }
-    case 'batch_get':
-    case 'batch_delete': {
-      const ids = batchKeys(route, req);
-      keyErrors = ids.errors;
-      args = [ids.typed];
-      input = { keys: ids.typed };
-      break;
-    }
-    case 'batch_update': {
-      const ids = batchKeys(route, req);
-      keyErrors = ids.errors;
-      const byTyped = new Map<unknown, RecordTemplate>();
-      const entitiesByKey = new Map<string, RecordTemplate>();
-      const valueClass = route.resource.valueClass;
-      items = batchEntities(
-        route,
-        requireBody(req, label),
-        ids,
-        label,
-        (d, what) => entityOf(route, d, what),
-        // a value that is no map fails in `convert`, before the handler or a filter sees this
-        (d) => (d instanceof DataMap ? new valueClass(d) : undefined) as RecordTemplate,
-        byTyped,
-        entitiesByKey,
-      );
-      args = [byTyped];
-      input = { keys: ids.typed, entitiesByKey };
-      break;
-    }
-    case 'batch_partial_update': {
-      returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
-      const ids = batchKeys(route, req);
-      keyErrors = ids.errors;
-      const byTyped = new Map<unknown, PatchRequest<RecordTemplate>>();
-      const patchesByKey = new Map<string, DataMap>();
-      items = batchEntities(
-        route,
-        requireBody(req, label),
-        ids,
-        label,
-        (d, what) => patchOf(route, d, what),
-        // a value that is no {"patch":{...}} fails in `convert`, before the handler or a filter sees this
-        (d) => (d instanceof DataMap ? d.get('patch') : undefined) as DataMap,
-        byTyped,
-        patchesByKey,
-      );
-      args = [byTyped];
-      input = { keys: ids.typed, patchesByKey };
-      break;
-    }
-    case 'get_all':
-    case 'finder': {
-      if (target.params === undefined) {
-        args = [];
-        input = {};
-      } else {
-        const params = target.params.bind(req.query, route.pathKeys, reader ?? null);
-        ctx.boundParams = params;
-        args = [params];
-        input = { params };
-      }
-      break;
-    }
-    case 'action': {
-      const body = req.body;
-      const params = target.params!.bind(body ?? new DataMap(), route.pathKeys, reader ?? null);
-      ctx.boundParams = params;
-      const entityLevel = route.key !== undefined && !simple;
-      args = entityLevel ? [route.key, params] : [params];
-      input = entityLevel ? { key: route.key, params } : { params };
-      break;
-    }
-    case 'batch_finder': {
-      const batch = target.batch!;
-      const bound = target.params!.bindDeferred(req.query, route.pathKeys, reader ?? null);
-      items = bound.items;
-      const params = bound.params;
-      ctx.boundParams = params;
-      const criteria = params[batch.param] as readonly unknown[];
-      const others: Record<string, unknown> = {};
-      for (const name of Object.keys(params)) if (name !== batch.param) others[name] = params[name];
-      args = [criteria, others];
-      input = { params };
-      break;
-    }
-    default:
-      throw new RequestBodyError(`Method ${String(method)} is not supported`);
-  }
-  if (target.attachments === 'argument') args = [reader ?? null, ...args];
+  const binder = ARGUMENT_BINDERS[method];
+  if (binder === undefined) throw new RequestBodyError(`Method ${String(method)} is not supported`);
+  const bound = binder(route, req, ctx);
   const fillIn = req.query.isEmpty() ? undefined : req.query.get(QueryParam.FILL_IN_DEFAULTS);
   const call: BoundCall = {
     route,
-    keyErrors,
-    returnEntity,
+    keyErrors: bound.keyErrors ?? NO_KEY_ERRORS,
+    returnEntity: bound.returnEntity ?? true,
     fillInDefaults: fillIn === undefined ? false : parseFillInDefaults(fillIn),
     batchSize,
     invocation: {
@@ -496,9 +367,168 @@ export function bindDeferred(
       method,
       methodName: target.name,
       ctx,
-      args,
-      input,
+      args: target.attachments === 'argument' ? [reader ?? null, ...bound.args] : bound.args,
+      input: bound.input,
     },
   };
-  return { call, items };
+  return { call, items: bound.items };
 }
+
+const NO_KEY_ERRORS: readonly BatchKeyError[] = Object.freeze([]);
+
+/** A method's arguments, bound: the handler's, and the filters' view of them (`Invocation.input`). */
+interface MethodArguments {
+  readonly args: unknown[];
+  readonly input: BoundInput;
+  /** Batch keys that did not decode (absent: none). */
+  readonly keyErrors?: readonly BatchKeyError[];
+  /** `$returnEntity`, for the methods that read it (absent: true). */
+  readonly returnEntity?: boolean;
+  /** The batch items, bound when run (absent: all bound already). */
+  readonly items?: Steps<void>;
+}
+
+/** Binds one method's arguments; the context is the call's (a binder notes the parameters it bound). */
+type ArgumentBinder = (route: RouteResult, req: BindingRequest, ctx: Context) => MethodArguments;
+
+/** get and delete: the key (a simple resource has none). */
+function keyArguments(route: RouteResult): MethodArguments {
+  return route.resource.kind === 'simple'
+    ? { args: [], input: {} }
+    : { args: [route.key], input: { key: route.key } };
+}
+
+function updateArguments(route: RouteResult, req: BindingRequest): MethodArguments {
+  const entity = entityOf(route, requireBody(req, route.target.label), 'The body of update');
+  return route.resource.kind === 'simple'
+    ? { args: [entity], input: { entity } }
+    : { args: [route.key, entity], input: { key: route.key, entity } };
+}
+
+function partialUpdateArguments(route: RouteResult, req: BindingRequest): MethodArguments {
+  const returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
+  const patch = patchOf(route, requireBody(req, route.target.label), 'The body of partial_update');
+  return route.resource.kind === 'simple'
+    ? { args: [patch], input: { patch: patch.patch }, returnEntity }
+    : { args: [route.key, patch], input: { key: route.key, patch: patch.patch }, returnEntity };
+}
+
+function createArguments(route: RouteResult, req: BindingRequest): MethodArguments {
+  const returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
+  const entity = entityOf(route, requireBody(req, route.target.label), 'The body of create');
+  return { args: [entity], input: { entity }, returnEntity };
+}
+
+function batchCreateArguments(route: RouteResult, req: BindingRequest): MethodArguments {
+  const returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
+  const elements = requireBody(req, route.target.label).get('elements');
+  if (!(elements instanceof DataList))
+    throw new RequestBodyError('The body of batch_create must be {"elements":[...]}');
+  const entities = elements.toArray().map((e, i) => entityOf(route, e, `Element ${i} of batch_create`));
+  return { args: [entities], input: { entities }, returnEntity };
+}
+
+/** batch_get and batch_delete: the keys. */
+function batchKeyArguments(route: RouteResult, req: BindingRequest): MethodArguments {
+  const ids = batchKeys(route, req);
+  return { args: [ids.typed], input: { keys: ids.typed }, keyErrors: ids.errors };
+}
+
+function batchUpdateArguments(route: RouteResult, req: BindingRequest): MethodArguments {
+  const ids = batchKeys(route, req);
+  const label = route.target.label;
+  const byTyped = new Map<unknown, RecordTemplate>();
+  const entitiesByKey = new Map<string, RecordTemplate>();
+  const valueClass = route.resource.valueClass;
+  const items = batchEntities(
+    route,
+    requireBody(req, label),
+    ids,
+    label,
+    (d, what) => entityOf(route, d, what),
+    // a value that is no map fails in `convert`, before the handler or a filter sees this
+    (d) => (d instanceof DataMap ? new valueClass(d) : undefined) as RecordTemplate,
+    byTyped,
+    entitiesByKey,
+  );
+  return { args: [byTyped], input: { keys: ids.typed, entitiesByKey }, keyErrors: ids.errors, items };
+}
+
+function batchPartialUpdateArguments(route: RouteResult, req: BindingRequest): MethodArguments {
+  const returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
+  const ids = batchKeys(route, req);
+  const label = route.target.label;
+  const byTyped = new Map<unknown, PatchRequest<RecordTemplate>>();
+  const patchesByKey = new Map<string, DataMap>();
+  const items = batchEntities(
+    route,
+    requireBody(req, label),
+    ids,
+    label,
+    (d, what) => patchOf(route, d, what),
+    // a value that is no {"patch":{...}} fails in `convert`, before the handler or a filter sees this
+    (d) => (d instanceof DataMap ? d.get('patch') : undefined) as DataMap,
+    byTyped,
+    patchesByKey,
+  );
+  return {
+    args: [byTyped],
+    input: { keys: ids.typed, patchesByKey },
+    keyErrors: ids.errors,
+    returnEntity,
+    items,
+  };
+}
+
+/** finder and get_all: the parameters, when the method has any. */
+function finderArguments(route: RouteResult, req: BindingRequest, ctx: Context): MethodArguments {
+  const { target } = route;
+  if (target.params === undefined) return { args: [], input: {} };
+  const params = target.params.bind(req.query, route.pathKeys, req.attachments ?? null);
+  ctx.boundParams = params;
+  return { args: [params], input: { params } };
+}
+
+/** An action: its parameters from the body, and the key for an entity-level one. */
+function actionArguments(route: RouteResult, req: BindingRequest, ctx: Context): MethodArguments {
+  const params = route.target.params!.bind(
+    req.body ?? new DataMap(),
+    route.pathKeys,
+    req.attachments ?? null,
+  );
+  ctx.boundParams = params;
+  return route.key !== undefined && route.resource.kind !== 'simple'
+    ? { args: [route.key, params], input: { key: route.key, params } }
+    : { args: [params], input: { params } };
+}
+
+/** A batch finder: the criteria (bound when `items` runs) and the other parameters. */
+function batchFinderArguments(route: RouteResult, req: BindingRequest, ctx: Context): MethodArguments {
+  const { target } = route;
+  const batch = target.batch!;
+  const bound = target.params!.bindDeferred(req.query, route.pathKeys, req.attachments ?? null);
+  const params = bound.params;
+  ctx.boundParams = params;
+  const criteria = params[batch.param] as readonly unknown[];
+  const others: Record<string, unknown> = {};
+  for (const name of Object.keys(params)) if (name !== batch.param) others[name] = params[name];
+  return { args: [criteria, others], input: { params }, items: bound.items };
+}
+
+/** Each method's binder. */
+const ARGUMENT_BINDERS: { readonly [M in ResourceMethod]: ArgumentBinder | undefined } = {
+  get: keyArguments,
+  delete: keyArguments,
+  update: updateArguments,
+  partial_update: partialUpdateArguments,
+  create: createArguments,
+  batch_create: batchCreateArguments,
+  batch_get: batchKeyArguments,
+  batch_delete: batchKeyArguments,
+  batch_update: batchUpdateArguments,
+  batch_partial_update: batchPartialUpdateArguments,
+  get_all: finderArguments,
+  finder: finderArguments,
+  action: actionArguments,
+  batch_finder: batchFinderArguments,
+};
