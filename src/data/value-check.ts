@@ -73,58 +73,56 @@ export function checkKey(key: string): void {
  * cost a string per insertion, on the hot path of every response body (bench/resources.bench.ts).
  */
 export function checkValue(container: Wrapper, value: unknown, slot: string | number): unknown {
-  switch (typeof value) {
-    case 'string':
-      if (!(value as unknown as WellFormedCheck).isWellFormed()) {
-        throw new IllegalDataValueException(
-          `${describeSlot(slot)}: the string holds a lone UTF-16 surrogate; Svc data holds well-formed Unicode only`,
-        );
-      }
-      return value;
-    case 'boolean':
-      return value;
-    case 'number':
-      // NaN and ±Infinity are data (JSON writes them as strings, PSON as doubles; see non-finite.ts)
-      if (value - value !== 0) noteNonFinite();
-      return value;
-    case 'bigint':
-      if (value >= SAFE_MIN && value <= SAFE_MAX) return Number(value);
-      if (value < LONG_MIN || value > LONG_MAX) {
-        throw new IllegalDataValueException(
-          `${describeSlot(slot)}: ${value} is outside the 64-bit long range`,
-        );
-      }
-      return value;
-    case 'object': {
-      if (value === null) {
-        throw new IllegalDataValueException(
-          `${describeSlot(slot)}: null is not data; use Data.NULL for a JSON null`,
-        );
-      }
-      const kind = (value as { [KIND]?: number })[KIND];
-      if (kind === undefined) {
-        throw new IllegalDataValueException(
-          `${describeSlot(slot)}: a plain ${Array.isArray(value) ? 'array' : 'object'} is not data; use DataList/DataMap (or Data.fromJS)`,
-        );
-      }
-      if (kind === KIND_NULL) return null;
-      if (kind === KIND_MAP || kind === KIND_LIST) {
-        const child = value as Wrapper;
-        // a container inserted before is linked already (INSERTED is only ever set with the link): skip
-        // reading its store's back-reference, a megamorphic load when entities of many shapes are reused
-        // across responses (bench/resources.bench.ts)
-        const linked = child[INSERTED];
-        checkNoCycle(container, child, slot);
-        if (!linked) linkWrapper(value as DataMap | DataList);
-        return child[STORE];
-      }
-      return value;
-    }
-    default:
+  // `typeof value === ...` tests, not a `switch (typeof value)`: V8 compiles each test to a type check, and
+  // the switch to a call that makes the type's name and string compares (~1 ns more per value, in-process;
+  // ~0.3k instructions of the example's finder page, callgrind over HTTP)
+  if (typeof value === 'string') {
+    if (!(value as unknown as WellFormedCheck).isWellFormed()) {
       throw new IllegalDataValueException(
-        `${describeSlot(slot)}: a value of type ${typeof value} is not data`,
+        `${describeSlot(slot)}: the string holds a lone UTF-16 surrogate; Svc data holds well-formed Unicode only`,
       );
+    }
+    return value;
   }
+  if (typeof value === 'object') {
+    if (value === null) {
+      throw new IllegalDataValueException(
+        `${describeSlot(slot)}: null is not data; use Data.NULL for a JSON null`,
+      );
+    }
+    const kind = (value as { [KIND]?: number })[KIND];
+    if (kind === undefined) {
+      throw new IllegalDataValueException(
+        `${describeSlot(slot)}: a plain ${Array.isArray(value) ? 'array' : 'object'} is not data; use DataList/DataMap (or Data.fromJS)`,
+      );
+    }
+    if (kind === KIND_NULL) return null;
+    if (kind === KIND_MAP || kind === KIND_LIST) {
+      const child = value as Wrapper;
+      // a container inserted before is linked already (INSERTED is only ever set with the link): skip
+      // reading its store's back-reference, a megamorphic load when entities of many shapes are reused
+      // across responses (bench/resources.bench.ts)
+      const linked = child[INSERTED];
+      checkNoCycle(container, child, slot);
+      if (!linked) linkWrapper(value as DataMap | DataList);
+      return child[STORE];
+    }
+    return value;
+  }
+  if (typeof value === 'number') {
+    // NaN and ±Infinity are data (JSON writes them as strings, PSON as doubles; see non-finite.ts)
+    if (value - value !== 0) noteNonFinite();
+    return value;
+  }
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'bigint') {
+    if (value >= SAFE_MIN && value <= SAFE_MAX) return Number(value);
+    if (value < LONG_MIN || value > LONG_MAX) {
+      throw new IllegalDataValueException(`${describeSlot(slot)}: ${value} is outside the 64-bit long range`);
+    }
+    return value;
+  }
+  throw new IllegalDataValueException(`${describeSlot(slot)}: a value of type ${typeof value} is not data`);
 }
 
 /** A parent that no container holds and that nothing reaches: what {@link checkValueForFreshStore} checks against. */
