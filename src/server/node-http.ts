@@ -323,16 +323,11 @@ function writeAtOnce(
       if (beyondAscii(extra[name]!) || (name.length === 4 && name.toLowerCase() === 'vary')) return false;
     }
   }
-  if (extra === undefined && ASCII_HEADERS.has(headers)) {
-    // the pipeline's shared headers (known ASCII): one spread instead of a loop testing each value
-    res.writeHead(status, { ...headers, 'content-length': length });
-    if (body === undefined) res.end();
-    else res.end(body);
-    return true;
-  }
+  // the pipeline's shared headers (known ASCII) are copied as they are, not in a loop testing each value;
+  // the observers' headers come after them (a request id's echo), then the length
+  const copy = ASCII_HEADERS.get(headers);
   let all: { [name: string]: string | number };
-  // the shared headers spread with the observers' after them (a request id's echo), as below
-  if (ASCII_HEADERS.has(headers)) all = { ...headers };
+  if (copy !== undefined) all = copy();
   else {
     all = {};
     for (const name in headers) {
