@@ -135,57 +135,18 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
     };
     // HTTP/1.1 requires Host (RFC 9112 §3.2): refused in the protocol's form
     if (headers.host === undefined && req.httpVersion === '1.1') {
-      respond(
-        res,
-        pipeline.handleError(
-          request,
-          new HttpClientError(
-            'SVC_ERR_PROTOCOL_MALFORMED_HTTP',
-            'Malformed HTTP request: an HTTP/1.1 request needs a Host header',
-            undefined,
-          ),
-          log,
-        ),
-        request,
-      );
-      req.resume();
+      refuseWithoutHost(req, res, pipeline, request, log);
       return;
     }
     // a preflight is answered before anything else (it carries no credential); other requests of an
     // allowed origin go on with the CORS headers set
     if (cors !== undefined && cors(req, res)) return;
-    // once authentication is configured, the documentation needs a credential too, as OPTIONS does
     if (
       documentation.answers(method, path) &&
-      documentation(req, res, path, () => {
-        const refused = pipeline.admit(request, log);
-        if (refused === undefined) return false;
-        return Promise.resolve(refused).then((r) => {
-          if (r === undefined) return false;
-          write(res, r);
-          return true;
-        });
-      })
+      serveDocumentation(req, res, path, documentation, pipeline, request, log)
     )
       return;
-    if (method === 'OPTIONS') {
-      const answer = optionsOf(pipeline, path);
-      if (answer !== undefined) {
-        const describe = (): void => {
-          res.writeHead(answer.status, {
-            'content-type': answer.contentType,
-            'content-length': Buffer.byteLength(answer.body),
-          });
-          res.end(answer.body);
-        };
-        // once authentication is configured, a description needs a credential too (src/security/)
-        const refused = pipeline.admit(request, log);
-        if (refused === undefined) describe();
-        else void Promise.resolve(refused).then((r) => (r === undefined ? describe() : write(res, r)));
-        req.resume();
-        return;
-      }
-    }
+    if (method === 'OPTIONS' && answerOptions(req, res, path, pipeline, request, log)) return;
     const length = headers['content-length'];
     // an HTTP/2 body needs neither header (its end is the stream's): only a HEADERS frame that ended the
     // stream says there is none (the TLS server of src/security/ runs this listener over HTTP/2)
@@ -198,24 +159,113 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
       respond(res, pipeline.handle(request, log, true), request);
       return;
     }
-    const type = headers['content-type'];
-    // multipart/related bodies stream: attachments are read as they arrive, never buffered
-    if (type !== undefined && /^\s*multipart\/related\s*(;|$)/i.test(type)) {
-      respond(res, pipeline.handle({ ...request, bodyStream: req }, log, true), request);
-      return;
-    }
-    if (!chunked && Number(length) > maxBodyBytes) {
-      refuseBody(req, res, pipeline, request, log);
-      return;
-    }
-    readBody(req, maxBodyBytes, (error, body) => {
-      if (error === 'too large') refuseBody(req, res, pipeline, request, log);
-      // a body broken off: the client is gone, there is nobody to answer
-      else if (error === 'aborted') res.destroy();
-      else respond(res, pipeline.handle({ ...request, body }, log, true), request);
-    });
+    serveWithBody(req, res, chunked, maxBodyBytes, pipeline, request, log);
   };
   return Object.assign(listener, { pipeline, options: resolved });
+}
+
+/** An HTTP/1.1 request without Host, answered 400 in the protocol's form. */
+function refuseWithoutHost(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pipeline: ResourcePipeline,
+  request: ResourceRequest,
+  log: SvcLogger,
+): void {
+  respond(
+    res,
+    pipeline.handleError(
+      request,
+      new HttpClientError(
+        'SVC_ERR_PROTOCOL_MALFORMED_HTTP',
+        'Malformed HTTP request: an HTTP/1.1 request needs a Host header',
+        undefined,
+      ),
+      log,
+    ),
+    request,
+  );
+  req.resume();
+}
+
+/**
+ * The documentation page or document at `path`; false when it is not one of them. Once authentication is
+ * configured, the documentation needs a credential too, as OPTIONS does.
+ */
+function serveDocumentation(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  documentation: ReturnType<typeof nodeDocumentationHandler>,
+  pipeline: ResourcePipeline,
+  request: ResourceRequest,
+  log: SvcLogger,
+): boolean {
+  return documentation(req, res, path, () => {
+    const refused = pipeline.admit(request, log);
+    if (refused === undefined) return false;
+    return Promise.resolve(refused).then((r) => {
+      if (r === undefined) return false;
+      write(res, r);
+      return true;
+    });
+  });
+}
+
+/** The OPTIONS description of the root resource at `path`; false when the path names none. */
+function answerOptions(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  pipeline: ResourcePipeline,
+  request: ResourceRequest,
+  log: SvcLogger,
+): boolean {
+  const answer = optionsOf(pipeline, path);
+  if (answer === undefined) return false;
+  const describe = (): void => {
+    res.writeHead(answer.status, {
+      'content-type': answer.contentType,
+      'content-length': Buffer.byteLength(answer.body),
+    });
+    res.end(answer.body);
+  };
+  // once authentication is configured, a description needs a credential too (src/security/)
+  const refused = pipeline.admit(request, log);
+  if (refused === undefined) describe();
+  else void Promise.resolve(refused).then((r) => (r === undefined ? describe() : write(res, r)));
+  req.resume();
+  return true;
+}
+
+/**
+ * A request with a body: a `multipart/related` one streamed (attachments are read as they arrive, never
+ * buffered), any other read whole up to `maxBodyBytes` (413 beyond it, then the connection closes).
+ */
+function serveWithBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  chunked: boolean,
+  maxBodyBytes: number,
+  pipeline: ResourcePipeline,
+  request: ResourceRequest,
+  log: SvcLogger,
+): void {
+  const type = req.headers['content-type'];
+  if (type !== undefined && /^\s*multipart\/related\s*(;|$)/i.test(type)) {
+    respond(res, pipeline.handle({ ...request, bodyStream: req }, log, true), request);
+    return;
+  }
+  if (!chunked && Number(req.headers['content-length']) > maxBodyBytes) {
+    refuseBody(req, res, pipeline, request, log);
+    return;
+  }
+  readBody(req, maxBodyBytes, (error, body) => {
+    if (error === 'too large') refuseBody(req, res, pipeline, request, log);
+    // a body broken off: the client is gone, there is nobody to answer
+    else if (error === 'aborted') res.destroy();
+    else respond(res, pipeline.handle({ ...request, body }, log, true), request);
+  });
 }
 
 /** The OPTIONS answer when the path names a root resource (`/<name>` or `/<name>/...`). */
