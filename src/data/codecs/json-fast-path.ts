@@ -27,7 +27,7 @@
  * numbers of the suspect range pay for a pass over the text (json-long-patch.ts says what it costs).
  */
 import { noteNonFinite } from '../non-finite';
-import { patchLongs } from './json-long-patch';
+import { patchLocated, patchLongs } from './json-long-patch';
 
 /** What {@link parseFast} returns when the text needs the exact parser. */
 export const NEEDS_EXACT: unique symbol = Symbol('json.needsExact');
@@ -56,7 +56,14 @@ export function parseFast(text: string, maxDepth: number): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const found = suspects(value, maxDepth);
   if (found === 0) return value;
-  if (found < 0) return NEEDS_EXACT;
+  if (found < 0) {
+    located.length = 0;
+    return NEEDS_EXACT;
+  }
+  // where the walk found them, when their tokens can be told apart (json-long-patch.ts); else the pass
+  const done = located.length === 3 * found && patchLocated(text, value, located);
+  located.length = 0; // keeps no part of the tree alive
+  if (done) return value;
   // every suspect number is written at least once when the pass is right; otherwise, the exact parser
   return patchLongs(text, value) >= found ? value : NEEDS_EXACT;
 }
@@ -87,6 +94,13 @@ const RECURSION_LIMIT = 200;
 let sawNonFinite = false;
 /** Counted by the walk: numbers that may be longs JSON.parse rounded. */
 let suspectCount = 0;
+/**
+ * Where the walk found them, in walk order: (container, key or index, number) for each suspect number met
+ * by {@link visit} (up to {@link MAX_LOCATED}; {@link visitDeep} notes none, so the counts then differ).
+ */
+const located: unknown[] = [];
+/** Suspects located at most: matching them to their tokens compares each with each (json-long-patch.ts). */
+const MAX_LOCATED = 64;
 
 /**
  * Walks what `JSON.parse` gave: -1 when a container is deeper than `maxDepth` (the root is depth 1), else
@@ -95,6 +109,7 @@ let suspectCount = 0;
 function suspects(root: object, maxDepth: number): number {
   sawNonFinite = false;
   suspectCount = 0;
+  located.length = 0;
   const deepEnough = visit(root, 2, maxDepth);
   if (sawNonFinite) noteNonFinite();
   return deepEnough ? suspectCount : -1;
@@ -114,7 +129,7 @@ function visit(node: object, depth: number, maxDepth: number): boolean {
         if (v !== null && (depth > maxDepth || !visit(v, depth + 1, maxDepth))) return false;
       } else if (typeof v === 'number' && !(v <= MAX_SAFE && v >= -MAX_SAFE)) {
         if (v - v !== 0) sawNonFinite = true;
-        else if (v <= TWO_63 && v >= -TWO_63) suspectCount++;
+        else if (v <= TWO_63 && v >= -TWO_63 && ++suspectCount <= MAX_LOCATED) located.push(node, i, v);
       }
     }
   } else {
@@ -124,7 +139,7 @@ function visit(node: object, depth: number, maxDepth: number): boolean {
         if (v !== null && (depth > maxDepth || !visit(v, depth + 1, maxDepth))) return false;
       } else if (typeof v === 'number' && !(v <= MAX_SAFE && v >= -MAX_SAFE)) {
         if (v - v !== 0) sawNonFinite = true;
-        else if (v <= TWO_63 && v >= -TWO_63) suspectCount++;
+        else if (v <= TWO_63 && v >= -TWO_63 && ++suspectCount <= MAX_LOCATED) located.push(node, k, v);
       }
     }
   }

@@ -66,7 +66,23 @@ export function bytesWithLongs(root: Store | unknown[]): Uint8Array | undefined 
   return typeof out === 'string' ? utf8Bytes(out) : out;
 }
 
+/**
+ * Where the bigints of a root stood when it was last written with markers: (container, key or index) pairs,
+ * in walk order. The next write of the same root swaps those slots without walking the graph again, and
+ * takes the walk when they no longer say it all (see {@link writeMarked}). Weak: an entry lives as long as
+ * its root. Measured on the 1 KB record of bench/json-codec (3 longs), Node 20: the walk it saves is
+ * ~0.7 µs of ~5.6 µs for `mapToString` in-process; instructions per call (callgrind) `mapToString` 68.0k
+ * → 63.5k, `mapToBytes` 77.3k → 71.6k.
+ */
+const knownSlots = new WeakMap<object, unknown[]>();
+
 function writeWithLongs(root: Store | unknown[], asBytes: boolean): string | Uint8Array | undefined {
+  const known = knownSlots.get(root);
+  if (known !== undefined) {
+    const out = writeMarked(root, known, asBytes);
+    if (out !== undefined) return out;
+    knownSlots.delete(root); // the graph changed, or it never could: the walk decides
+  }
   const slots: unknown[] = [];
   const walk: Walk = { entries: 0, holders: new Set() };
   if (collect(root, slots, 1, walk) < 0) return undefined;
@@ -78,28 +94,53 @@ function writeWithLongs(root: Store | unknown[], asBytes: boolean): string | Uin
       return undefined;
     }
   }
-  if (walk.entries >= SPARSE_ENTRIES_PER_LONG * (slots.length / 3)) {
+  if (walk.entries >= SPARSE_ENTRIES_PER_LONG * (slots.length / 2)) {
     try {
       return writeSparse(root, walk.holders);
     } catch {
       return undefined;
     }
   }
+  const out = writeMarked(root, slots, asBytes);
+  if (out !== undefined) knownSlots.set(root, slots);
+  return out;
+}
+
+/**
+ * The JSON of `root` with the bigints at `slots` ((container, key or index) pairs) swapped for markers and
+ * the markers then cut out; undefined when that does not give the text: a slot no longer holds a bigint, a
+ * bigint stands elsewhere (`JSON.stringify` throws on it), a container of the slots is no longer below
+ * `root` or stands twice (its marker is written zero or two times), or a string of the data looks like a
+ * marker. So a stale list of slots (the graph changed since) never gives wrong text, only undefined.
+ */
+function writeMarked(
+  root: Store | unknown[],
+  slots: readonly unknown[],
+  asBytes: boolean,
+): string | Uint8Array | undefined {
+  const markers = slots.length / 2;
+  const values: bigint[] = new Array<bigint>(markers);
+  let placed = 0;
   let out: string;
   try {
-    for (let i = 0; i < slots.length; i += 3)
-      put(slots[i] as object, slots[i + 1], `\u0000${String(slots[i + 2])}`);
+    for (; placed < markers; placed++) {
+      const node = slots[2 * placed] as Record<string | number, unknown>;
+      const key = slots[2 * placed + 1] as string | number;
+      const value = node[key];
+      if (typeof value !== 'bigint') return undefined;
+      values[placed] = value;
+      put(node, key, `\u0000${String(value)}`);
+    }
     out = JSON.stringify(root);
   } catch {
     return undefined;
   } finally {
-    for (let i = 0; i < slots.length; i += 3) put(slots[i] as object, slots[i + 1], slots[i + 2]);
+    for (let i = 0; i < placed; i++) put(slots[2 * i] as object, slots[2 * i + 1], values[i]);
   }
   // Where the markers are: for each, its opening quote, the start of its digits and its closing quote. More
   // of them than were placed: the data holds one too. The search is for the escape, whose backslash is rare
   // in JSON text: a search for the quote before it, which is not, took 1 ms on the 1 MB document (V8 looks
   // for the first char, then compares), this one 0.03 ms.
-  const markers = slots.length / 3;
   const cuts: number[] = [];
   for (let at = out.indexOf(NUL_ESCAPE); at !== -1; at = out.indexOf(NUL_ESCAPE, at + NUL_ESCAPE.length)) {
     if (out.charCodeAt(at - 1) !== 0x22) continue; // U+0000 inside a string: not a marker's
@@ -156,7 +197,7 @@ interface Walk {
 }
 
 /**
- * Pushes (container, key or index, bigint) for every bigint below `node`, counting entries and noting every
+ * Pushes (container, key or index) for every bigint below `node`, counting entries and noting every
  * container with a bigint below it in `walk`; answers the number of bigints below, or -1 when the graph is
  * deeper than {@link RECURSION_LIMIT}. Stores hold leaves and child stores only (internal.ts); an object
  * with a kind brand is a leaf (ByteString).
@@ -172,7 +213,7 @@ function collect(node: Store | unknown[], slots: unknown[], depth: number, walk:
         if (v !== null && (v as { [KIND]?: number })[KIND] === undefined) {
           if (collect(v as Store | unknown[], slots, depth + 1, walk) < 0) return -1;
         }
-      } else if (typeof v === 'bigint') slots.push(node, i, v);
+      } else if (typeof v === 'bigint') slots.push(node, i);
     }
   } else {
     for (const k in node) {
@@ -182,10 +223,10 @@ function collect(node: Store | unknown[], slots: unknown[], depth: number, walk:
         if (v !== null && (v as { [KIND]?: number })[KIND] === undefined) {
           if (collect(v as Store | unknown[], slots, depth + 1, walk) < 0) return -1;
         }
-      } else if (typeof v === 'bigint') slots.push(node, k, v);
+      } else if (typeof v === 'bigint') slots.push(node, k);
     }
   }
-  const found = (slots.length - before) / 3;
+  const found = (slots.length - before) / 2;
   if (found > 0) walk.holders.add(node);
   return found;
 }

@@ -9,6 +9,7 @@ import type { DataMap } from '../../../src';
 import { Data, JsonCodec, type JsValue } from '../../../src';
 import { parseJsonExact } from '../../../src/data/codecs/json-exact-parser';
 import { NEEDS_EXACT, parseFast } from '../../../src/data/codecs/json-fast-path';
+import { patchLocated } from '../../../src/data/codecs/json-long-patch';
 import { writeJson } from '../../../src/data/codecs/json-writer';
 import { MAX_NESTING_DEPTH } from '../../../src/data/limits';
 import { fuzzRuns } from '../fuzz-runs';
@@ -171,5 +172,88 @@ describe('JSON longs', () => {
       ),
       { numRuns: fuzzRuns(1000) },
     );
+  });
+});
+
+/** What the walk of json-fast-path.ts locates: (container, key or index, number) per suspect, in walk order. */
+function locate(node: unknown, out: unknown[] = []): unknown[] {
+  if (typeof node !== 'object' || node === null) return out;
+  for (const k in node) {
+    const v = (node as Record<string, unknown>)[k];
+    const slot = Array.isArray(node) ? Number(k) : k;
+    if (typeof v === 'object') locate(v, out);
+    else if (typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER && Math.abs(v) <= 2 ** 63)
+      out.push(node, slot, v);
+  }
+  return out;
+}
+
+const X = '9007199254740993'; // rounds to 2^53
+const Y = '9007199254740992'; // 2^53 itself: the same double as X
+const Z = '-9223372036854775808';
+
+describe('JSON longs written where the walk found them (patchLocated)', () => {
+  it.each([
+    ['longs in objects and lists', `{"a":${X},"l":[1,${Z}],"m":{"b":[[${LONG_MAX}]]}}`, true],
+    ['whitespace around the tokens', `{"a" :\n\t${X} ,"l":[ ${Z}\r\n]}`, true],
+    ['exponents and fractions in the suspect range', `{"a":1e18,"b":-9.2E+18,"c":${X}.5,"d":${Z}}`, true],
+    ['integers beyond the long range next to a long', `{"a":9223372036854775808,"b":${X}}`, true],
+    ['16-digit safe numbers and small exponents beside', `{"a":1000000000000000,"b":1.5e3,"c":${X}}`, true],
+    ['keys needing escapes and non-ASCII text', `{"k\\"é\\\\":${X},"😀":"\\u00e9","l":[${Z}]}`, true],
+    ['integer-like keys, walked before the others: another order', `{"b":[${Z}],"1":[${X}]}`, false],
+    ['integer-like keys first in the text too', `{"1":[${X}],"b":[${Z}]}`, true],
+    ['two tokens reading as one double', `{"a":${X},"b":${Y}}`, false],
+    ['reordered by integer-like keys, one double', `{"b":[${X}],"1":[${Y}]}`, false],
+    ['a duplicate key whose first long was lost', `{"a":${X},"b":1,"a":${Z}}`, false],
+    ['a duplicate key keeping its first place: another order', `{"a":[1],"b":[${Z}],"a":[${X}]}`, false],
+    ['a look-alike token inside a string', `{"s":"{\\"k\\":12345678901234567}","a":${X}}`, false],
+    ['a look-alike token inside a string, after the long', `{"a":${X},"s":"[1,${Z}]"}`, false],
+  ])('%s: located %s, and reads as the exact parser reads', (_label, text, viaLocated) => {
+    const tree = JSON.parse(text) as object;
+    const located = locate(tree);
+    const untouched = JSON.stringify(tree);
+    expect(patchLocated(text, tree, located)).toBe(viaLocated);
+    if (!viaLocated) expect(JSON.stringify(tree)).toBe(untouched); // nothing written before giving up
+    expect(parseFast(text, MAX_NESTING_DEPTH)).toEqual(parseJsonExact(text));
+  });
+
+  it('takes the pass for more suspects than the walk locates, and reads them all exactly', () => {
+    const items = Array.from({ length: 100 }, (_, i) => (2n ** 60n + BigInt(i)).toString());
+    const text = `{"l":[${items.join(',')}],"a":${X}}`;
+    expect(parseFast(text, MAX_NESTING_DEPTH)).toEqual(parseJsonExact(text));
+  });
+});
+
+describe('JSON longs written again after the graph changed (the slots known from the last write)', () => {
+  const L1 = 2n ** 60n + 1n;
+  const L2 = -(2n ** 62n) - 3n;
+  const doc = `{"k\\"é":${L1},"m":{"n":[1,[${L2},"ü"]],"s":"☺"},"l":[${LONG_MAX},2]}`;
+  it.each<[string, (m: DataMap) => void]>([
+    ['nothing changed', () => undefined],
+    ['a long set to a number', (m) => m.put('k"é', 5)],
+    ['a long set to another long', (m) => m.put('k"é', LONG_MIN)],
+    ['a long removed', (m) => m.remove('k"é')],
+    ['a new long elsewhere', (m) => m.put('z', L2)],
+    ['a new long in a nested list', (m) => m.getDataMap('m')!.getDataList('n')!.add(L1)],
+    ['an item inserted before a long of a list', (m) => m.getDataList('l')!.addAt(0, 'x')],
+    ['an item inserted before a long, and a long put there', (m) => m.getDataList('l')!.addAt(0, L1)],
+    ['the container of a long replaced', (m) => m.put('m', Data.fromJS({ n: [L1] }))],
+    ['the container of a long removed', (m) => m.remove('m')],
+    ['a marker look-alike put in', (m) => m.put('s', `\u0000${L1}`)],
+    ['all longs removed', (m) => ['k"é', 'm', 'l'].forEach((k) => m.remove(k))],
+  ])('after %s, writes what the exact writer writes', (_label, change) => {
+    for (const decode of [
+      (t: string) => codec.stringToMap(t),
+      (t: string) => Data.fromJS(parseJsonExact(t) as JsValue) as DataMap,
+    ]) {
+      const map = decode(doc);
+      expect(codec.mapToString(map)).toBe(writeJson(map)); // the first write notes where the longs stand
+      change(map);
+      const expected = writeJson(map);
+      expect(codec.mapToString(map)).toBe(expected);
+      expect(Buffer.from(codec.mapToBytes(map)).toString('utf8')).toBe(expected);
+      // and once more, from what the write after the change noted
+      expect(codec.mapToString(map)).toBe(expected);
+    }
   });
 });
