@@ -135,7 +135,12 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
     };
     // HTTP/1.1 requires Host (RFC 9112 §3.2): refused in the protocol's form
     if (headers.host === undefined && req.httpVersion === '1.1') {
-      refuseWithoutHost(req, res, pipeline, request, log);
+      const error = new HttpClientError(
+        'SVC_ERR_PROTOCOL_MALFORMED_HTTP',
+        'Malformed HTTP request: an HTTP/1.1 request needs a Host header',
+        undefined,
+      );
+      refuse(req, res, pipeline, request, log, error);
       return;
     }
     // a preflight is answered before anything else (it carries no credential); other requests of an
@@ -164,27 +169,19 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
   return Object.assign(listener, { pipeline, options: resolved });
 }
 
-/** An HTTP/1.1 request without Host, answered 400 in the protocol's form. */
-function refuseWithoutHost(
+/**
+ * Answers `error` in the protocol's form, before the pipeline ran, and discards the rest of the request (an
+ * HTTP/1.1 request without Host, a body too large).
+ */
+function refuse(
   req: IncomingMessage,
   res: ServerResponse,
   pipeline: ResourcePipeline,
   request: ResourceRequest,
   log: SvcLogger,
+  error: Error,
 ): void {
-  respond(
-    res,
-    pipeline.handleError(
-      request,
-      new HttpClientError(
-        'SVC_ERR_PROTOCOL_MALFORMED_HTTP',
-        'Malformed HTTP request: an HTTP/1.1 request needs a Host header',
-        undefined,
-      ),
-      log,
-    ),
-    request,
-  );
+  respond(res, pipeline.handleError(request, error, log), request);
   req.resume();
 }
 
@@ -311,7 +308,7 @@ function readBody(
   });
 }
 
-/** 413, then the connection closes: what is left of the body is not read. */
+/** 413, then the connection closes: what is left of the body is discarded as it comes, not read. */
 function refuseBody(
   req: IncomingMessage,
   res: ServerResponse,
@@ -320,17 +317,14 @@ function refuseBody(
   log: SvcLogger,
 ): void {
   res.shouldKeepAlive = false;
-  respond(
+  refuse(
+    req,
     res,
-    pipeline.handleError(
-      request,
-      new RequestBodyError('Request body is too large', 'SVC_ERR_BIND_BODY_TOO_LARGE'),
-      log,
-    ),
+    pipeline,
     request,
+    log,
+    new RequestBodyError('Request body is too large', 'SVC_ERR_BIND_BODY_TOO_LARGE'),
   );
-  // the rest of the body is discarded as it comes, until the response is written and the socket closes
-  req.resume();
 }
 
 function respond(
