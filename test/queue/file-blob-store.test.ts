@@ -24,12 +24,20 @@ async function* chunks(count: number, size: number, fail?: number): AsyncGenerat
   }
 }
 
-/** Every file below `<dir>/partial` (writes in progress or left behind). */
+/**
+ * Every file below `<dir>/partial` (writes in progress or left behind). A directory the store's sweep
+ * removes between the two reads is gone, not an error: an open store sweeps while a test looks.
+ */
 async function partialFiles(d: string): Promise<string[]> {
   const root = path.join(d, 'partial');
   const out: string[] = [];
-  for (const sub of await fsp.readdir(root))
-    out.push(...(await fsp.readdir(path.join(root, sub))).map((f) => `${sub}/${f}`));
+  for (const sub of await fsp.readdir(root)) {
+    const files = await fsp.readdir(path.join(root, sub)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [];
+      throw err;
+    });
+    out.push(...files.map((f) => `${sub}/${f}`));
+  }
   return out;
 }
 
