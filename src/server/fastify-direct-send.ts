@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { EncodedResponse } from '../resources/request';
-import { ASCII_HEADERS, REPLY_READY_HEADERS, beyondAscii } from './http-adapter';
+import { REPLY_READY_HEADERS, beyondAscii } from './http-adapter';
 import { responseBodyBytes } from '../resources/response-facts';
 
 /**
@@ -101,7 +101,7 @@ export function sendDirect(
   let headers: Record<string, string>;
   let latin1 = false;
   let typed = true;
-  const copy = REPLY_READY_HEADERS.has(out.headers) ? ASCII_HEADERS.get(out.headers) : undefined;
+  const copy = REPLY_READY_HEADERS.get(out.headers);
   if (copy !== undefined) {
     headers = copy() as Record<string, string>;
     // the observers' headers (a request id's echo) after them, as the loop below would set them: ~2k

@@ -39,9 +39,9 @@ export const ASCII_HEADERS = new WeakMap<object, HeadersCopier>();
 /**
  * Shared header objects of {@link ASCII_HEADERS} whose names are also lower case, with a content type and
  * neither `content-length` nor `set-cookie`: the headers as fastify's `reply.header` would keep them, which
- * the plugin's short way copies as they are (fastify-direct-send.ts).
+ * the plugin's short way copies as they are (fastify-direct-send.ts), with the same copier.
  */
-export const REPLY_READY_HEADERS = new WeakSet<object>();
+export const REPLY_READY_HEADERS = new WeakMap<object, HeadersCopier>();
 
 /** `headers`, frozen and noted in {@link ASCII_HEADERS} (and {@link REPLY_READY_HEADERS}) as they qualify. */
 export function sharedHeaders(headers: { [name: string]: string }): { readonly [name: string]: string } {
@@ -55,8 +55,10 @@ export function sharedHeaders(headers: { [name: string]: string }): { readonly [
     if (key !== name || key === 'content-length' || key === 'set-cookie') lower = false;
     if (key === 'content-type') typed = true;
   }
-  if (ascii) ASCII_HEADERS.set(frozen, literalCopier(frozen));
-  if (ascii && lower && typed) REPLY_READY_HEADERS.add(frozen);
+  if (!ascii) return frozen;
+  const copier = literalCopier(frozen);
+  ASCII_HEADERS.set(frozen, copier);
+  if (lower && typed) REPLY_READY_HEADERS.set(frozen, copier);
   return frozen;
 }
 
