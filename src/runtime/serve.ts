@@ -28,8 +28,9 @@ import { GracefulShutdown, type ShutdownMode } from './shutdown';
  * });
  * ```
  *
- * `serve` owns the process: it handles SIGTERM, SIGINT (and, for the runner, SIGHUP) and exits the process
- * when the service has stopped (0 after a clean shutdown).
+ * `serve` owns the process: it handles SIGTERM, SIGINT and SIGHUP and exits the process when the service
+ * has stopped (0 after a clean shutdown). SIGHUP (its terminal closed) stops a single process as SIGTERM
+ * does; the runner reloads on it, so its workers leave it to the runner.
  */
 
 /** What the app factory gets: the seams others add to. */
@@ -213,6 +214,10 @@ async function startService(
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  // SIGHUP's default action ends the process without its shutdown: a closed terminal (or a `kill -HUP`
+  // meant for npm) left the example's temp directory and queued jobs behind. A single process stops as on
+  // SIGTERM; a worker ignores it, as the terminal sends it to the runner too, which replaces its workers
+  process.on('SIGHUP', cluster.isWorker ? ignoreHangup : onSignal);
   if (cluster.isWorker) {
     process.on('message', (m: unknown) => {
       if (isRunnerMessage(m)) stop(m.mode, m.mode === 'reload' ? 'reload' : 'the runner stops');
@@ -227,3 +232,6 @@ async function startService(
     pid: process.pid,
   };
 }
+
+/** A worker's SIGHUP: the runner's to act on (runner.ts reloads the workers). */
+function ignoreHangup(): void {}

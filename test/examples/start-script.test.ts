@@ -3,11 +3,15 @@
  * server), a SIGTERM to the PID the user started, and the port free afterwards. npm forwards SIGTERM to
  * the shell running the script; the script ends in `exec node ...`, so that shell has become the server
  * (dash, Debian's sh, does not exec a script's last command by itself, and a shell killed by SIGTERM
- * leaves its node child listening).
+ * leaves its node child listening). A closed terminal sends SIGHUP to the whole process group: npm dies of
+ * it without passing anything on, and the server stops as on SIGTERM (its default action would end it
+ * without its shutdown, leaving the example's temp directory behind).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { tempDirs } from '../support/temp-dirs';
 
 const ROOT = path.join(__dirname, '../..');
 
@@ -39,11 +43,31 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-describe('npm start', () => {
-  it('ends the server, and frees its port, when the process npm start began gets SIGTERM', async () => {
+const tempDir = tempDirs('svc-start-script-');
+
+/** Resolves once no process has the pid (polled: it is not our child, so there is no exit event). */
+async function gone(pid: number, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`process ${pid} still runs after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.each([
+  { signal: 'SIGTERM', to: 'the process npm start began', group: false },
+  { signal: 'SIGHUP', to: 'its process group (a closed terminal)', group: true },
+] as const)('npm start, $signal to $to', ({ signal, group }) => {
+  it('ends the server, frees its port and leaves nothing in the temp directory', async () => {
+    const tmp = tempDir();
     const child = spawn('npm', ['start'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', TMPDIR: tmp },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // its own process group, so that afterEach can clean up after a failure
     });
@@ -52,14 +76,14 @@ describe('npm start', () => {
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.once('exit', (code, signal) => resolve({ code, signal })),
     );
-    const port = await new Promise<number>((resolve, reject) => {
+    const [port, pid] = await new Promise<[number, number]>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`npm start did not start:\n${output}`)), 60_000);
       const read = (d: Buffer): void => {
         output += d.toString();
-        const m = /Photo library listening on http:\/\/127\.0\.0\.1:(\d+) /.exec(output);
+        const m = /Photo library listening on http:\/\/127\.0\.0\.1:(\d+) \(pid (\d+)/.exec(output);
         if (m !== null) {
           clearTimeout(timer);
-          resolve(Number(m[1]));
+          resolve([Number(m[1]), Number(m[2])]);
         }
       };
       child.stdout.on('data', read);
@@ -67,11 +91,16 @@ describe('npm start', () => {
       void exited.then(() => reject(new Error(`npm start exited early:\n${output}`)));
     });
     expect(await listening(port)).toBe(true);
+    // the example keeps its uploads' blobs in a directory of its own under the temp directory
+    expect(readdirSync(tmp).some((name) => name.startsWith('svc-example-'))).toBe(true);
 
-    child.kill('SIGTERM');
+    if (group) process.kill(-child.pid!, signal);
+    else child.kill(signal);
     const ended = await exited;
-    expect(ended.code === 0 || ended.signal === 'SIGTERM').toBe(true);
-    // the server closes before it exits, and npm exits after it: nothing may listen by now
+    if (!group) expect(ended.code === 0 || ended.signal === signal).toBe(true);
+    await gone(pid);
     expect(await listening(port)).toBe(false);
+    expect(readdirSync(tmp).filter((name) => name.startsWith('svc-example-'))).toEqual([]);
+    expect(output).toMatch(new RegExp(`${signal}: shutting down`));
   }, 90_000);
 });
