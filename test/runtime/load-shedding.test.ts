@@ -35,10 +35,20 @@ describe('LoadShedder', () => {
   });
 
   it('sheds nothing for one long turn (a lazy load, a GC)', async () => {
-    shedder = new LoadShedder({ maxEventLoopDelayMs: 40, maxHeapUsedRatio: 0, warmupMs: 0 }).start();
-    busy(150);
-    await nextTimers(); // the late sample is taken
-    expect(shedder.shouldShed()).toBeUndefined();
+    // a loaded machine may stall this process a second time between the late sample and the question (it
+    // failed once so, at load 5): then the loop really was late twice, and the attempt is made again
+    let decision: ShedDecision | undefined;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      shedder?.stop();
+      shedder = new LoadShedder({ maxEventLoopDelayMs: 40, maxHeapUsedRatio: 0, warmupMs: 0 }).start();
+      busy(150);
+      const before = performance.now();
+      await nextTimers(); // the late sample is taken
+      const stalled = performance.now() - before > 40;
+      decision = shedder.shouldShed();
+      if (decision === undefined || !stalled) break;
+    }
+    expect(decision).toBeUndefined();
   });
 
   it('sheds the rest of a turn that runs past the limit', () => {
