@@ -439,6 +439,23 @@ function namesStartOrCount(raw: string): boolean {
  * new `start` and `count` come last (`/greetings?q=search&tone=FRIENDLY&start=10&count=10`).
  */
 export function pagedUri(requestUri: string, start: number, count: number): string {
+  // the same request URI comes back request after request (a client paging with the same query), and a
+  // page with both links builds two from one: its part before `start` is kept for the next call. A
+  // compare of the URI's text costs a fraction of the scan below (~1.5k instructions of the example's
+  // finder page, callgrind over HTTP)
+  if (requestUri !== lastPagedUri) {
+    lastPagedPrefix = pagedPrefix(requestUri);
+    lastPagedUri = requestUri;
+  }
+  return `${lastPagedPrefix}${QueryParam.START}=${start}&${QueryParam.COUNT}=${count}`;
+}
+
+/** The request URI {@link pagedUri} last made links for, and their common part. */
+let lastPagedUri = '';
+let lastPagedPrefix = '';
+
+/** `path?` and the query's parameters but `start` and `count`, each followed by `&`. */
+function pagedPrefix(requestUri: string): string {
   const query = rawQueryOf(requestUri) ?? '';
   // one scan by character codes, as splitQuery's (a finder page builds its links on every response; the
   // split-filter-join it replaces cost ~650 ns a link, in-process)
@@ -463,7 +480,7 @@ export function pagedUri(requestUri: string, start: number, count: number): stri
     }
     from = i + 1;
   }
-  return `${rawPathOf(requestUri)}?${kept}${QueryParam.START}=${start}&${QueryParam.COUNT}=${count}`;
+  return `${rawPathOf(requestUri)}?${kept}`;
 }
 
 /** What {@link pagingLinks} needs. */

@@ -225,6 +225,28 @@ describe('collections: finder and get_all', () => {
     expect(pagedUri(uri, 1, 2)).toBe(paged);
   });
 
+  it('builds each link from its own URI when URIs alternate (the part kept from the last URI is not reused)', () => {
+    const a = '/greetings?q=search&start=0&count=10';
+    const b = '/greetings?q=search&tone=SINCERE';
+    // the same text as `a` in a string of its own, as each request's URI is
+    const a2 = ['/greetings?q=search', 'start=0&count=10'].join('&');
+    expect([
+      pagedUri(a, 10, 10),
+      pagedUri(a, 0, 10),
+      pagedUri(b, 5, 5),
+      pagedUri(a2, 20, 10),
+      pagedUri('/greetings', 1, 1),
+      pagedUri(b, 0, 5),
+    ]).toEqual([
+      '/greetings?q=search&start=10&count=10',
+      '/greetings?q=search&start=0&count=10',
+      '/greetings?q=search&tone=SINCERE&start=5&count=5',
+      '/greetings?q=search&start=20&count=10',
+      '/greetings?start=1&count=1',
+      '/greetings?q=search&tone=SINCERE&start=0&count=5',
+    ]);
+  });
+
   const uri = '/greetings?q=search&tone=FRIENDLY';
   const links = (start: number, count: number, n: number, total?: number): string[] =>
     pagingLinks({
