@@ -364,6 +364,38 @@ describe('get_all and finders', () => {
     );
   });
 
+  it.each([
+    [
+      'a query of strings only (kept, parsed once, for the same text again)',
+      '/photos?q=search&title=ar&minId=2',
+    ],
+    [
+      'a query with a record and lists (parsed for each request)',
+      '/photos?q=search&title=ar&minId=2&tags=List(a)&near=(latitude:1.5,longitude:-2)',
+    ],
+  ])('binds %s afresh for each request, alternating with another query', async (_what, path) => {
+    const other = '/photos?q=search&title=un&minId=1';
+    for (const p of [path, other, path, path]) expect((await server.request('GET', p)).status).toBe(200);
+    const bound = svc.calls
+      .filter((c) => c.method === 'search')
+      .map((c) => c.args[0] as Record<string, unknown>);
+    expect(bound.map((p) => [p.title, p.minId])).toEqual([
+      ['ar', 2],
+      ['un', 1],
+      ['ar', 2],
+      ['ar', 2],
+    ]);
+    // each request's parameters are its own objects, and a record parameter is fixed each time
+    expect(bound[3]).not.toBe(bound[2]);
+    if (path.includes('near=')) {
+      for (const p of [bound[0], bound[2], bound[3]])
+        expect((p!.near as { data(): { toString(): string } }).data().toString()).toBe(
+          '{"latitude":1.5,"longitude":-2}',
+        );
+      expect(bound[3]!.near).not.toBe(bound[2]!.near);
+    }
+  });
+
   it('fills in defaults for absent optional parameters', async () => {
     await server.request('GET', '/photos?q=search');
     const [params] = svc.calls.find((c) => c.method === 'search')!.args as [Record<string, unknown>];
