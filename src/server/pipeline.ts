@@ -283,7 +283,7 @@ export class ResourcePipeline {
         readonly headers: { readonly [name: string]: string };
       }
     | undefined;
-  /** Queries of strings only by their text, as {@link parsedQuery} keeps them (read-only); 1.0.0's apart. */
+  /** Queries of strings and string lists by text, as {@link parsedQuery} keeps them (read-only); 1.0.0's apart. */
   private readonly queryCache = new Map<string, DataMap>();
   private readonly queryCache1 = new Map<string, DataMap>();
   /** The last version header value and what it resolved to: clients send the same one every time. */
@@ -576,12 +576,13 @@ export class ResourcePipeline {
   }
 
   /**
-   * `raw` parsed. A query of strings only (no list, no record: a finder's `q=byTitle&title=x&count=10`) is
-   * kept, read-only, for the next requests with the same text (clients repeat their queries: a page
-   * polled, the first page of a search); up to {@link QUERY_CACHE_LIMIT} texts of up to
-   * {@link QUERY_CACHE_TEXT} characters each. Record and list queries are parsed per request: binding
-   * fixes their maps in place (a record field's `"1"` made a number). Parsing the example's finder query
-   * cost ~7.5k instructions of its ~142k, finding it again a few hundred (callgrind over HTTP).
+   * `raw` parsed. A query of strings and lists of strings (a finder's `q=byTitle&title=x&count=10`, a
+   * batch_get's `ids=List(1,2,3)`) is kept, read-only, for the next requests with the same text (clients
+   * repeat their queries: a page polled, the first page of a search); up to {@link QUERY_CACHE_LIMIT}
+   * texts of up to {@link QUERY_CACHE_TEXT} characters each. A query holding a record is parsed per
+   * request: binding fixes a record's map in place (a field's `"1"` made a number). Parsing cost ~7.5k
+   * instructions of the example's finder page (~142k) and ~6k of its batch_get of 10 (~183k); finding
+   * the parse again costs a few hundred (callgrind over HTTP).
    */
   private parsedQuery(raw: string, requestUri: string, protocol1: boolean): DataMap {
     const cache = protocol1 ? this.queryCache1 : this.queryCache;
@@ -589,7 +590,7 @@ export class ResourcePipeline {
     if (kept !== undefined) return kept;
     const query = parseQueryParams(raw, { requestUri, protocol1 });
     if (raw.length > QUERY_CACHE_TEXT) return query;
-    for (const [, value] of query.entries()) if (typeof value !== 'string') return query;
+    for (const [, value] of query.entries()) if (!flatValue(value)) return query;
     query.makeReadOnly();
     if (cache.size >= QUERY_CACHE_LIMIT) cache.clear();
     cache.set(raw, query);
@@ -1280,4 +1281,12 @@ function buildErrorResponseSafe(
       options,
     );
   }
+}
+
+/** A query value {@link ResourcePipeline.parsedQuery} keeps: a string, or a list of strings (`ids=List(1,2)`). */
+function flatValue(v: unknown): boolean {
+  if (typeof v === 'string') return true;
+  if (!(v instanceof DataList)) return false;
+  for (const item of v) if (typeof item !== 'string') return false;
+  return true;
 }

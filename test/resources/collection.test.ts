@@ -370,6 +370,10 @@ describe('get_all and finders', () => {
       '/photos?q=search&title=ar&minId=2',
     ],
     [
+      'a query of strings and a list of strings (kept too)',
+      '/photos?q=search&title=ar&minId=2&tags=List(a,b)',
+    ],
+    [
       'a query with a record and lists (parsed for each request)',
       '/photos?q=search&title=ar&minId=2&tags=List(a)&near=(latitude:1.5,longitude:-2)',
     ],
@@ -387,6 +391,10 @@ describe('get_all and finders', () => {
     ]);
     // each request's parameters are its own objects, and a record parameter is fixed each time
     expect(bound[3]).not.toBe(bound[2]);
+    if (path.includes('tags=List(a,b)')) {
+      for (const p of [bound[0], bound[2], bound[3]]) expect(p!.tags).toEqual(['a', 'b']);
+      expect(bound[3]!.tags).not.toBe(bound[2]!.tags);
+    }
     if (path.includes('near=')) {
       for (const p of [bound[0], bound[2], bound[3]])
         expect((p!.near as { data(): { toString(): string } }).data().toString()).toBe(
