@@ -319,6 +319,31 @@ describe('batch_update, batch_partial_update, batch_delete', () => {
   });
 });
 
+describe('one query text for several methods', () => {
+  it('routes each request by its own method, path and method header (a kept query is shared by them)', async () => {
+    const sent: Array<[string, string, Record<string, string>?]> = [
+      ['GET', '/photos?ids=List(1,3)'],
+      ['DELETE', '/photos?ids=List(1,3)'],
+      ['GET', '/photos?ids=List(1,3)'],
+      ['GET', '/photos/?ids=List(1,3)'],
+      ['GET', '/photos?ids=List(1,3)', { 'x-svc-method': 'batch_delete' }],
+    ];
+    const answers: Array<[number, unknown]> = [];
+    for (const [method, path, headers] of sent) {
+      const r = await server.request(method, path, headers === undefined ? {} : { headers });
+      answers.push([r.status, r.status === 200 ? Object.keys(r.json.results).sort() : r.json.message]);
+    }
+    expect(answers).toEqual([
+      [200, ['1', '3']],
+      [200, ['1', '3']],
+      [200, []],
+      [200, []],
+      [400, expect.stringContaining("Method 'GET' is not supported")],
+    ]);
+    expect(svc.calls.map((c) => c.method)).toEqual(['batchGet', 'batchDelete', 'batchGet', 'batchGet']);
+  });
+});
+
 describe('get_all and finders', () => {
   it('pages get_all with start and count, reports the total and the links', async () => {
     for (let i = 4; i <= 12; i++) svc.store.set(String(i), makePhoto(i, `p${i}`));
