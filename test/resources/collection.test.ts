@@ -341,6 +341,15 @@ describe('one query text for several methods', () => {
       [400, expect.stringContaining("Method 'GET' is not supported")],
     ]);
     expect(svc.calls.map((c) => c.method)).toEqual(['batchGet', 'batchDelete', 'batchGet', 'batchGet']);
+    // each handler gets ids of its own (the decoded ids of a kept query are copied for each request)
+    const ids = svc.calls.map((c) => c.args[0]);
+    expect(ids).toEqual([
+      [1, 3],
+      [1, 3],
+      [1, 3],
+      [1, 3],
+    ]);
+    expect(new Set(ids).size).toBe(4);
   });
 });
 
