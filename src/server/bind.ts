@@ -456,46 +456,53 @@ function batchKeyArguments(route: RouteResult, req: BindingRequest): MethodArgum
   return { args: [ids.typed], input: { keys: ids.typed }, keyErrors: ids.errors };
 }
 
-function batchUpdateArguments(route: RouteResult, req: BindingRequest): MethodArguments {
+/**
+ * batch_update and batch_partial_update: the keys, and each key's body entry converted by `convert` into
+ * `byTyped` and kept by `keep` into `byKey` as `items` runs (batchEntities).
+ */
+function batchBodyArguments<T, K>(
+  route: RouteResult,
+  req: BindingRequest,
+  convert: (data: DataValue, what: string) => T,
+  keep: (data: DataValue) => K,
+): {
+  ids: ReturnType<typeof batchKeys>;
+  byTyped: Map<unknown, T>;
+  byKey: Map<string, K>;
+  items: Steps<void>;
+} {
   const ids = batchKeys(route, req);
   const label = route.target.label;
-  const byTyped = new Map<unknown, RecordTemplate>();
-  const entitiesByKey = new Map<string, RecordTemplate>();
+  const byTyped = new Map<unknown, T>();
+  const byKey = new Map<string, K>();
+  const items = batchEntities(route, requireBody(req, label), ids, label, convert, keep, byTyped, byKey);
+  return { ids, byTyped, byKey, items };
+}
+
+function batchUpdateArguments(route: RouteResult, req: BindingRequest): MethodArguments {
   const valueClass = route.resource.valueClass;
-  const items = batchEntities(
+  const { ids, byTyped, byKey, items } = batchBodyArguments(
     route,
-    requireBody(req, label),
-    ids,
-    label,
+    req,
     (d, what) => entityOf(route, d, what),
     // a value that is no map fails in `convert`, before the handler or a filter sees this
     (d) => (d instanceof DataMap ? new valueClass(d) : undefined) as RecordTemplate,
-    byTyped,
-    entitiesByKey,
   );
-  return { args: [byTyped], input: { keys: ids.typed, entitiesByKey }, keyErrors: ids.errors, items };
+  return { args: [byTyped], input: { keys: ids.typed, entitiesByKey: byKey }, keyErrors: ids.errors, items };
 }
 
 function batchPartialUpdateArguments(route: RouteResult, req: BindingRequest): MethodArguments {
   const returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
-  const ids = batchKeys(route, req);
-  const label = route.target.label;
-  const byTyped = new Map<unknown, PatchRequest<RecordTemplate>>();
-  const patchesByKey = new Map<string, DataMap>();
-  const items = batchEntities(
+  const { ids, byTyped, byKey, items } = batchBodyArguments(
     route,
-    requireBody(req, label),
-    ids,
-    label,
+    req,
     (d, what) => patchOf(route, d, what),
     // a value that is no {"patch":{...}} fails in `convert`, before the handler or a filter sees this
     (d) => (d instanceof DataMap ? d.get('patch') : undefined) as DataMap,
-    byTyped,
-    patchesByKey,
   );
   return {
     args: [byTyped],
-    input: { keys: ids.typed, patchesByKey },
+    input: { keys: ids.typed, patchesByKey: byKey },
     keyErrors: ids.errors,
     returnEntity,
     items,
