@@ -23,6 +23,8 @@ import { Photo } from '../generated/fixtures/com/example/photos/Photo';
 interface Seen {
   readonly query: DataMap;
   readonly params: Record<string, unknown>;
+  readonly paging: { readonly start: number; readonly count: number };
+  readonly projection: DataMap | undefined;
 }
 
 const seen: Seen[] = [];
@@ -48,7 +50,7 @@ const photos = collection({
           },
         },
         (params, ctx) => {
-          seen.push({ query: ctx.query, params });
+          seen.push({ query: ctx.query, params, paging: ctx.paging, projection: ctx.projection });
           return [];
         },
       ),
@@ -56,7 +58,7 @@ const photos = collection({
   },
 });
 
-const pipeline = createResourcePipeline(resolveSvcOptions({ resources: [photos] }));
+const pipeline = createResourcePipeline(resolveSvcOptions({ resources: [photos], maxBatchSize: 4 }));
 const log = { error() {}, warn() {}, info() {}, debug() {} };
 
 function send(query: string, version = '2.0.0'): number {
@@ -134,4 +136,31 @@ it('keeps at most 256 texts (then starts over), answering every request right', 
   send('q=search&title=t599');
   expect(seen[600]!.query).not.toBe(seen[0]!.query);
   expect(seen[601]!.query).toBe(seen[599]!.query);
+});
+
+it("reads a kept query's paging and projection for each request, as each text has them", () => {
+  const paged = 'q=search&title=a&start=2&count=5&fields=title';
+  for (const query of [paged, 'q=search&title=a&start=7&count=1', paged, 'q=search&title=a'])
+    expect(send(query)).toBe(200);
+  expect(seen.map((s) => s.paging)).toEqual([
+    { start: 2, count: 5 },
+    { start: 7, count: 1 },
+    { start: 2, count: 5 },
+    { start: 0, count: 10 },
+  ]);
+  expect(seen[2]!.query).toBe(seen[0]!.query);
+  expect(seen.map((s) => s.projection?.toString())).toEqual([
+    '{"title":1}',
+    undefined,
+    '{"title":1}',
+    undefined,
+  ]);
+  // the projection is parsed for each request: a handler changing its own changes no later request's
+  expect(seen[2]!.projection).not.toBe(seen[0]!.projection);
+});
+
+it('refuses a kept batch over the limit on every request, and takes one within it', () => {
+  expect([send('ids=List(1,2,3,4,5)'), send('ids=List(1,2,3,4)'), send('ids=List(1,2,3,4,5)')]).toEqual([
+    400, 200, 400,
+  ]);
 });
