@@ -1,7 +1,7 @@
 import { DataList, DataMap, type DataValue } from '../data';
 import { adoptRootMap } from '../data/adopt';
 import { setOwn, type Store } from '../data/internal';
-import { checkValueForFreshStore } from '../data/value-check';
+import { checkValueForFreshStore, containerForFreshStore } from '../data/value-check';
 import { type ErrorResponse, errorResponseToDataMap, readErrorResponse } from './error-response';
 import { InvalidParameterError, ResponseFormatError } from './errors';
 import { QueryParam, encodeQueryParams, rawPathOf, rawQueryOf } from './query-string';
@@ -554,8 +554,33 @@ export function collectionResponse(r: CollectionResult): DataMap {
   const elements: unknown[] = [];
   let i = 0;
   for (const e of r.elements) elements.push(checkValueForFreshStore(e, i++));
-  const body: Store = { elements, paging: collectionMetadataStore(r.paging) };
-  if (r.metadata !== undefined) body.metadata = checkValueForFreshStore(r.metadata, 'metadata');
+  return collectionBody(elements, r.paging, r.metadata);
+}
+
+/**
+ * {@link collectionResponse} of elements known to be DataMaps (the server's finder page: each came from a
+ * record's `data()` or was a DataMap), taken as they are: without the result object around them, the
+ * iterator and each element's type tests (~0.8k instructions of the example's finder page of 10, callgrind
+ * over HTTP).
+ * @internal
+ */
+export function collectionResponseOf(
+  elements: readonly DataMap[],
+  paging: CollectionMetadata,
+  metadata: DataMap | undefined,
+): DataMap {
+  const stores: unknown[] = [];
+  for (let i = 0; i < elements.length; i++) stores.push(containerForFreshStore(elements[i]!));
+  return collectionBody(stores, paging, metadata);
+}
+
+function collectionBody(
+  elements: unknown[],
+  paging: CollectionMetadata,
+  metadata: DataMap | undefined,
+): DataMap {
+  const body: Store = { elements, paging: collectionMetadataStore(paging) };
+  if (metadata !== undefined) body.metadata = checkValueForFreshStore(metadata, 'metadata');
   return adoptRootMap(body);
 }
 

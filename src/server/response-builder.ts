@@ -19,7 +19,6 @@ import {
   batchUpdateResponse,
   buildErrorResponse,
   collectionMetadataMap,
-  collectionResponse,
   encodeKeyForBody,
   encodeKeyForHeader,
   toHeaderValue,
@@ -29,6 +28,7 @@ import {
   locationFor,
   pagingLinks,
 } from '../protocol';
+import { collectionResponseOf } from '../protocol/envelopes';
 import { CoercionMode, fillInDefaults, validate } from '../schema';
 import type { RecordTemplate } from '../templates';
 import { isBatchFinderResult } from '../resources/batch-finder-result';
@@ -355,11 +355,7 @@ function collectionBody(call: BoundCall, result: unknown, linkUri: string | (() 
 
 /** The body of a page (the request's paging projection applied). */
 export function collectionBodyOf(call: BoundCall, page: CollectionPage): DataMap {
-  const body = collectionResponse({
-    elements: page.elements,
-    paging: page.paging,
-    ...(page.metadata === undefined ? {} : { metadata: page.metadata }),
-  });
+  const body = collectionResponseOf(page.elements, page.paging, page.metadata);
   const projection = call.invocation.ctx.pagingProjection;
   if (projection !== undefined)
     body.put('paging', applyProjection(collectionMetadataMap(page.paging), projection));
@@ -409,7 +405,14 @@ function collectionPage(call: BoundCall, result: unknown, linkUri: string | (() 
     total ??= elements.length;
     elements = elements.slice(start, start + count);
   }
-  const data = elements.map((e, i) => project(call, entityData(call, e, 'element', i)));
+  // each element as it is when there is nothing to fill in or project (most finders): a plain loop, no
+  // closure and no call to project per element (~0.5k instructions of the example's finder page of 10)
+  const projected = call.fillInDefaults || ctx.projection !== undefined;
+  const data: DataMap[] = [];
+  for (let i = 0; i < elements.length; i++) {
+    const d = entityData(call, elements[i], 'element', i);
+    data.push(projected ? project(call, d) : d);
+  }
   // a batch finder criterion's link URI is built only when there is a link (pagingLinks' rule): building
   // it for every criterion was an eighth of a 100-criteria request's time
   const n = data.length;

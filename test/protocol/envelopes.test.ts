@@ -1,4 +1,4 @@
-import type { DataMap } from '../../src';
+import type { DataList, DataMap } from '../../src';
 import {
   BATCH_FINDER_MISSING_RESULT_MESSAGE,
   CompoundKey,
@@ -30,6 +30,7 @@ import {
   readBatchUpdateResponse,
   readCollectionResponse,
 } from '../../src';
+import { collectionResponseOf } from '../../src/protocol/envelopes';
 
 const json = new JsonCodec();
 const text = (m: DataMap): string => json.mapToString(m);
@@ -300,6 +301,27 @@ describe('collections: finder and get_all', () => {
     expect(read.paging).toEqual(paging);
     expect(read.metadata).toBeUndefined();
     expect(readCollectionResponse(withTotal).paging?.total).toBe(0);
+  });
+
+  it.each([
+    { what: 'elements and paging', metadata: undefined },
+    { what: 'metadata too', metadata: { m: 1 } },
+  ])("the server's collectionResponseOf writes what collectionResponse writes: $what", ({ metadata }) => {
+    const shared = map({ id: 1, tags: ['a'] });
+    const elements = [shared, map({ id: 2 }), shared];
+    const paging = { start: 0, count: 3, total: 9, links: [] };
+    const meta = metadata === undefined ? undefined : map(metadata);
+    const general = collectionResponse({
+      elements,
+      paging,
+      ...(meta === undefined ? {} : { metadata: meta }),
+    });
+    const known = collectionResponseOf(elements, paging, meta);
+    expect(text(known)).toBe(text(general));
+    // the elements are held as a put holds them: the same map, changes to it seen through the body
+    shared.put('title', 'later');
+    expect(text(known)).toContain('{"id":1,"tags":["a"],"title":"later"},{"id":2}');
+    expect(() => (known.get('elements') as DataList).add(known)).toThrow('cyclic');
   });
 
   it('rejects a malformed collection', () => {
