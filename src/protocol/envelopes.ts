@@ -151,7 +151,13 @@ export class BatchGetBodyBuilder {
   private readonly errors: Store = {};
 
   result(key: string, entity: DataMap): void {
-    setOwn(this.results, key, checkValueForFreshStore(entity, key));
+    // a DataMap (what the server always puts) without checkValue's type tests: ~0.5k instructions of the
+    // example's batch_get of 10 (callgrind over HTTP); anything else is checked, and refused, as before
+    setOwn(
+      this.results,
+      key,
+      entity instanceof DataMap ? containerForFreshStore(entity) : checkValueForFreshStore(entity, key),
+    );
   }
 
   status(key: string, status: number): void {

@@ -266,6 +266,8 @@ function buildBatchGet(call: BoundCall, result: unknown, options: BuildOptions):
   if (result === null || result === undefined) throw new NullResultError(methodLabel(call));
   // one pass over the handler's maps, straight into the body
   const body = new BatchGetBodyBuilder();
+  // no call to project per entity when nothing is filled in or projected (as a finder page's elements)
+  const projected = call.fillInDefaults || call.invocation.ctx.projection !== undefined;
   let resultMap: unknown = result;
   let what = 'batch_get result';
   if (isObject(result) && !(result instanceof Map) && 'results' in result) {
@@ -289,7 +291,7 @@ function buildBatchGet(call: BoundCall, result: unknown, options: BuildOptions):
       return;
     }
     const data = entityData(call, v, 'the entity of key', k);
-    body.result(bodyKey(call, k), project(call, data));
+    body.result(bodyKey(call, k), projected ? project(call, data) : data);
   });
   for (const e of call.keyErrors) body.error(e.key, itemError(e.error, options));
   return ok(200, body.build());

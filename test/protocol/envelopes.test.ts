@@ -1,6 +1,7 @@
 import type { DataList, DataMap } from '../../src';
 import {
   BATCH_FINDER_MISSING_RESULT_MESSAGE,
+  BatchGetBodyBuilder,
   CompoundKey,
   DEFAULT_SUCCESS_STATUS,
   Data,
@@ -322,6 +323,20 @@ describe('collections: finder and get_all', () => {
     shared.put('title', 'later');
     expect(text(known)).toContain('{"id":1,"tags":["a"],"title":"later"},{"id":2}');
     expect(() => (known.get('elements') as DataList).add(known)).toThrow('cyclic');
+  });
+
+  it('BatchGetBodyBuilder holds a result map as a put holds it, and refuses what is not a map', () => {
+    const photo = map({ id: 1 });
+    const builder = new BatchGetBodyBuilder();
+    builder.result('1', photo);
+    builder.status('1', 200);
+    const body = builder.build();
+    photo.put('title', 'later');
+    expect(text(body)).toBe('{"results":{"1":{"id":1,"title":"later"}},"statuses":{"1":200},"errors":{}}');
+    expect(() => new BatchGetBodyBuilder().result('2', { id: 2 } as never)).toThrow(
+      'a plain object is not data',
+    );
+    expect(() => new BatchGetBodyBuilder().result('3', null as never)).toThrow('null is not data');
   });
 
   it('rejects a malformed collection', () => {
