@@ -305,15 +305,18 @@ function parseFlat(text: string, maxDepth: number): UriElement | undefined {
     const items: string[] = [];
     const end = n - 1;
     let start = 5;
+    // items stored by index, not pushed: the push here went through the generic builtin (~120
+    // instructions an item, callgrind over HTTP, batch_gets of 10 new ids each time)
+    let k = 0;
     for (let i = start; i < end; i++) {
       const c = text.charCodeAt(i);
       if (c >= 128 || CHAR_CLASS[c] === 0) continue;
       // an empty item is a grammar error: the parser words it
       if (CHAR_CLASS[c] !== ITEM_SEP || i === start) return undefined;
-      items.push(plain(text.slice(start, i)));
+      items[k++] = plain(text.slice(start, i));
       start = i + 1;
     }
-    if (start < end) items.push(plain(text.slice(start, end)));
+    if (start < end) items[k++] = plain(text.slice(start, end));
     else if (items.length > 0) return undefined; // a trailing comma
     return adoptRootList(items);
   }

@@ -149,7 +149,7 @@ export interface ResourceContext {
   /**
    * The parsed query parameters (values as URI elements: strings, lists and maps of strings). Read them only:
    * a request without a query shares one read-only empty map, and a query of strings and lists of strings
-   * is read-only and may be the same map as an earlier request's with the same query text.
+   * sent before may be read-only and the same map as an earlier request's with the same query text.
    */
   readonly query: DataMap;
   /** The `fields` projection mask (mask.ts), undefined when the request has none. */
