@@ -225,19 +225,20 @@ const NO_FACTS: QueryFacts = Object.freeze({
  */
 const KEPT_FACTS = new WeakMap<DataMap, QueryFacts>();
 
-function queryFacts(query: DataMap): QueryFacts {
+function queryFacts(query: DataMap, paged: boolean): QueryFacts {
   // no query (a get by id): nothing to look for, and no look-up in the WeakMap either
   if (query.isEmpty()) return NO_FACTS;
-  if (!query.isReadOnly()) return readFacts(query);
+  // a query of this request only: `start` and `count` looked for only by the methods that page
+  if (!query.isReadOnly()) return readFacts(query, paged);
   let facts = KEPT_FACTS.get(query);
-  if (facts === undefined) KEPT_FACTS.set(query, (facts = readFacts(query)));
+  if (facts === undefined) KEPT_FACTS.set(query, (facts = readFacts(query, true)));
   return facts;
 }
 
-function readFacts(q: DataMap): QueryFacts {
+function readFacts(q: DataMap, paged: boolean): QueryFacts {
   return {
-    start: q.get(QueryParam.START),
-    count: q.get(QueryParam.COUNT),
+    start: paged ? q.get(QueryParam.START) : undefined,
+    count: paged ? q.get(QueryParam.COUNT) : undefined,
     ids: q.get(QueryParam.IDS),
     fields: q.get(QueryParam.FIELDS),
     metadataFields: q.get(QueryParam.METADATA_FIELDS),
@@ -399,11 +400,9 @@ export function bindDeferred(
       'SVC_ERR_ATTACH_NOT_ACCEPTED',
     );
   }
-  const facts = queryFacts(req.query);
-  const paging =
-    method === 'finder' || method === 'get_all' || method === 'batch_finder'
-      ? parsePagingParams(facts.start, facts.count, target.pagingDefaults)
-      : DEFAULT_PAGING;
+  const paged = method === 'finder' || method === 'get_all' || method === 'batch_finder';
+  const facts = queryFacts(req.query, paged);
+  const paging = paged ? parsePagingParams(facts.start, facts.count, target.pagingDefaults) : DEFAULT_PAGING;
   // a batch over its limit is refused before any item is bound (issue 22)
   const batchSize =
     (method === 'batch_get' ||
