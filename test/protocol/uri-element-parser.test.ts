@@ -285,10 +285,12 @@ describe('parseElement', () => {
      * the flat path never throws, so the error alone is the parser's own, covered by the tests above;
      * inside a list the same fault may be worded from the list's point of view).
      */
+    const SEVERAL = Symbol('several elements');
     const both = (item: string): [string, string] => {
       const read = (f: () => unknown): string => {
         try {
-          return JSON.stringify(f());
+          const v = f();
+          return v === SEVERAL ? 'error' : JSON.stringify(v);
         } catch (err) {
           if (!(err instanceof UriElementParseError)) throw err;
           return 'error';
@@ -296,7 +298,11 @@ describe('parseElement', () => {
       };
       return [
         read(() => js(parseElement(item))),
-        read(() => js((parseElement(`List(${item})`) as DataList).get(0))),
+        read(() => {
+          // a text that is more than one element (`(),(a:a)`) is as wrong alone as in a list of one
+          const list = parseElement(`List(${item})`) as DataList;
+          return list.size === 1 ? js(list.get(0)) : SEVERAL;
+        }),
       ];
     };
     const many = Array.from({ length: 12 }, (_, i) => `k${i}:v%20${i}`).join(',');
@@ -342,6 +348,9 @@ describe('parseElement', () => {
     it.each(cases)('%s: %s', (_, item) => {
       const [alone, inList] = both(item);
       expect(alone).toBe(inList);
+    });
+    it('takes a text of two maps (what the property once drew) as wrong alone and in a list of one', () => {
+      expect(both('(),(a:a)')).toEqual(['error', 'error']);
     });
     it('reads any map of short tokens so (property)', () => {
       const piece = fc.constantFrom(
