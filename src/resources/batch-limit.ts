@@ -75,7 +75,7 @@ export function isBatchLimit(v: unknown): v is number {
 }
 
 /** The number of items of a parsed list value: a list's length, 0 when absent, 1 for a single value. */
-function itemsOf(v: DataValue | undefined): number {
+export function itemsOf(v: DataValue | undefined): number {
   if (v === undefined) return 0;
   return v instanceof DataList ? v.size : 1;
 }

@@ -24,7 +24,7 @@ import { type AttachmentReader, AttachmentStateError } from '../streams';
 import { ResponseAttachments } from '../resources/response-attachments';
 import type { RecordTemplate } from '../templates';
 import { RequestBodyError } from '../resources/errors';
-import { batchLimitOf, batchParamOf, batchSizeOf, checkBatchSize } from '../resources/batch-limit';
+import { batchLimitOf, batchParamOf, batchSizeOf, checkBatchSize, itemsOf } from '../resources/batch-limit';
 import { keyAsIs } from '../resources/key-types';
 import { PatchRequest } from '../resources/patch';
 import type { RouteResult } from './router';
@@ -225,32 +225,27 @@ const NO_FACTS: QueryFacts = Object.freeze({
  */
 const KEPT_FACTS = new WeakMap<DataMap, QueryFacts>();
 
-function queryFacts(query: DataMap, paged: boolean): QueryFacts {
+function queryFacts(query: DataMap, paged: boolean, keyed: boolean): QueryFacts {
   // no query (a get by id): nothing to look for, and no look-up in the WeakMap either
   if (query.isEmpty()) return NO_FACTS;
-  // a query of this request only: `start` and `count` looked for only by the methods that page
-  if (!query.isReadOnly()) return readFacts(query, paged);
+  // a query of this request only: `start` and `count` looked for only by the methods that page, `ids` by
+  // those keyed by them
+  if (!query.isReadOnly()) return readFacts(query, paged, keyed);
   let facts = KEPT_FACTS.get(query);
-  if (facts === undefined) KEPT_FACTS.set(query, (facts = readFacts(query, true)));
+  if (facts === undefined) KEPT_FACTS.set(query, (facts = readFacts(query, true, true)));
   return facts;
 }
 
-function readFacts(q: DataMap, paged: boolean): QueryFacts {
+function readFacts(q: DataMap, paged: boolean, keyed: boolean): QueryFacts {
   return {
     start: paged ? q.get(QueryParam.START) : undefined,
     count: paged ? q.get(QueryParam.COUNT) : undefined,
-    ids: q.get(QueryParam.IDS),
+    ids: keyed ? q.get(QueryParam.IDS) : undefined,
     fields: q.get(QueryParam.FIELDS),
     metadataFields: q.get(QueryParam.METADATA_FIELDS),
     pagingFields: q.get(QueryParam.PAGING_FIELDS),
     fillIn: q.get(QueryParam.FILL_IN_DEFAULTS),
   };
-}
-
-/** The number of `ids`: batchSizeOf's count for the methods keyed by `ids`, from the facts. */
-function batchItemsOf(ids: DataValue | undefined): number {
-  if (ids === undefined) return 0;
-  return ids instanceof DataList ? ids.size : 1;
 }
 
 /**
@@ -401,16 +396,18 @@ export function bindDeferred(
     );
   }
   const paged = method === 'finder' || method === 'get_all' || method === 'batch_finder';
-  const facts = queryFacts(req.query, paged);
-  const paging = paged ? parsePagingParams(facts.start, facts.count, target.pagingDefaults) : DEFAULT_PAGING;
-  // a batch over its limit is refused before any item is bound (issue 22)
-  const batchSize =
-    (method === 'batch_get' ||
+  // the methods whose batch size is their `ids` (batchSizeOf)
+  const keyed =
+    method === 'batch_get' ||
     method === 'batch_delete' ||
     method === 'batch_update' ||
-    method === 'batch_partial_update'
-      ? batchItemsOf(facts.ids)
-      : batchSizeOf(method, req.query, req.body, target.batch?.param)) ?? 0;
+    method === 'batch_partial_update';
+  const facts = queryFacts(req.query, paged, keyed);
+  const paging = paged ? parsePagingParams(facts.start, facts.count, target.pagingDefaults) : DEFAULT_PAGING;
+  // a batch over its limit is refused before any item is bound (issue 22)
+  const batchSize = keyed
+    ? itemsOf(facts.ids)
+    : (batchSizeOf(method, req.query, req.body, target.batch?.param) ?? 0);
   if (batchSize > 0)
     checkBatchSize(
       batchSize,
