@@ -80,6 +80,16 @@ export function itemsOf(v: DataValue | undefined): number {
   return v instanceof DataList ? v.size : 1;
 }
 
+/** The methods whose batch size is their `ids` (their bodies, if any, must name exactly those ids). */
+export function countsIds(method: ResourceMethod): boolean {
+  return (
+    method === 'batch_get' ||
+    method === 'batch_delete' ||
+    method === 'batch_update' ||
+    method === 'batch_partial_update'
+  );
+}
+
 /**
  * The batch size of a request, counted without binding anything: the `ids` of batch_get, batch_delete,
  * batch_update and batch_partial_update (their bodies must name exactly those ids), the body's `elements`
@@ -91,12 +101,8 @@ export function batchSizeOf(
   body: DataMap | undefined,
   batchParam: string | undefined,
 ): number | undefined {
+  if (countsIds(method)) return itemsOf(query.get(QueryParam.IDS));
   switch (method) {
-    case 'batch_get':
-    case 'batch_delete':
-    case 'batch_update':
-    case 'batch_partial_update':
-      return itemsOf(query.get(QueryParam.IDS));
     case 'batch_create':
       return itemsOf(body?.get('elements'));
     case 'batch_finder':

@@ -24,7 +24,14 @@ import { type AttachmentReader, AttachmentStateError } from '../streams';
 import { ResponseAttachments } from '../resources/response-attachments';
 import type { RecordTemplate } from '../templates';
 import { RequestBodyError } from '../resources/errors';
-import { batchLimitOf, batchParamOf, batchSizeOf, checkBatchSize, itemsOf } from '../resources/batch-limit';
+import {
+  batchLimitOf,
+  batchParamOf,
+  batchSizeOf,
+  checkBatchSize,
+  countsIds,
+  itemsOf,
+} from '../resources/batch-limit';
 import { keyAsIs } from '../resources/key-types';
 import { PatchRequest } from '../resources/patch';
 import type { RouteResult } from './router';
@@ -258,9 +265,16 @@ const KEPT_IDS = new WeakMap<
   { readonly spec: KeySpec; readonly protocol1: boolean; readonly keys: readonly ResourceKey[] }
 >();
 
-/** `decodeBatchIds` of the query's `ids`; each call gets arrays of its own (a handler may change them). */
-function batchIdsOf(query: DataMap, spec: KeySpec, protocol1: boolean): BatchIds | undefined {
-  const list = query.get(QueryParam.IDS);
+/**
+ * `decodeBatchIds` of the query's `ids` (`list`, as the query's facts found it); each call gets arrays of its
+ * own (a handler may change them).
+ */
+function batchIdsOf(
+  query: DataMap,
+  list: DataValue | undefined,
+  spec: KeySpec,
+  protocol1: boolean,
+): BatchIds | undefined {
   if (!(list instanceof DataList) || !query.isReadOnly()) return decodeBatchIds(list, spec, protocol1);
   const kept = KEPT_IDS.get(list);
   if (kept !== undefined && kept.spec === spec && kept.protocol1 === protocol1)
@@ -275,10 +289,11 @@ function batchIdsOf(query: DataMap, spec: KeySpec, protocol1: boolean): BatchIds
 function batchKeys(
   route: RouteResult,
   req: BindingRequest,
+  facts: QueryFacts,
 ): { typed: unknown[]; wire: ResourceKey[]; errors: BatchKeyError[] } {
   const keyType = route.keyType!;
   const protocol1 = req.protocolVersion.major < 2;
-  const ids = batchIdsOf(req.query, keyType.spec, protocol1) ?? { keys: [], errors: [] };
+  const ids = batchIdsOf(req.query, facts.ids, keyType.spec, protocol1) ?? { keys: [], errors: [] };
   if (keyType.kind === 'simple') {
     // a bad simple id fails the whole request (in decoding, or here in the key type): no per-key errors
     const typed = keyType.fromProtocol === keyAsIs ? ids.keys : ids.keys.map((k) => keyType.fromProtocol(k));
@@ -396,12 +411,7 @@ export function bindDeferred(
     );
   }
   const paged = method === 'finder' || method === 'get_all' || method === 'batch_finder';
-  // the methods whose batch size is their `ids` (batchSizeOf)
-  const keyed =
-    method === 'batch_get' ||
-    method === 'batch_delete' ||
-    method === 'batch_update' ||
-    method === 'batch_partial_update';
+  const keyed = countsIds(method);
   const facts = queryFacts(req.query, paged, keyed);
   const paging = paged ? parsePagingParams(facts.start, facts.count, target.pagingDefaults) : DEFAULT_PAGING;
   // a batch over its limit is refused before any item is bound (issue 22)
@@ -418,7 +428,7 @@ export function bindDeferred(
   const ctx = new Context(route, req, paging, facts);
   const binder = ARGUMENT_BINDERS[method];
   if (binder === undefined) throw new RequestBodyError(`Method ${String(method)} is not supported`);
-  const bound = binder(route, req, ctx);
+  const bound = binder(route, req, ctx, facts);
   const fillIn = facts.fillIn;
   const call: BoundCall = {
     route,
@@ -454,7 +464,12 @@ interface MethodArguments {
 }
 
 /** Binds one method's arguments; the context is the call's (a binder notes the parameters it bound). */
-type ArgumentBinder = (route: RouteResult, req: BindingRequest, ctx: Context) => MethodArguments;
+type ArgumentBinder = (
+  route: RouteResult,
+  req: BindingRequest,
+  ctx: Context,
+  facts: QueryFacts,
+) => MethodArguments;
 
 /** get and delete: the key (a simple resource has none). */
 function keyArguments(route: RouteResult): MethodArguments {
@@ -494,8 +509,13 @@ function batchCreateArguments(route: RouteResult, req: BindingRequest): MethodAr
 }
 
 /** batch_get and batch_delete: the keys. */
-function batchKeyArguments(route: RouteResult, req: BindingRequest): MethodArguments {
-  const ids = batchKeys(route, req);
+function batchKeyArguments(
+  route: RouteResult,
+  req: BindingRequest,
+  _ctx: Context,
+  facts: QueryFacts,
+): MethodArguments {
+  const ids = batchKeys(route, req, facts);
   return { args: [ids.typed], input: { keys: ids.typed }, keyErrors: ids.errors };
 }
 
@@ -506,6 +526,7 @@ function batchKeyArguments(route: RouteResult, req: BindingRequest): MethodArgum
 function batchBodyArguments<T, K>(
   route: RouteResult,
   req: BindingRequest,
+  facts: QueryFacts,
   convert: (data: DataValue, what: string) => T,
   keep: (data: DataValue) => K,
 ): {
@@ -514,7 +535,7 @@ function batchBodyArguments<T, K>(
   byKey: Map<string, K>;
   items: Steps<void>;
 } {
-  const ids = batchKeys(route, req);
+  const ids = batchKeys(route, req, facts);
   const label = route.target.label;
   const byTyped = new Map<unknown, T>();
   const byKey = new Map<string, K>();
@@ -522,11 +543,17 @@ function batchBodyArguments<T, K>(
   return { ids, byTyped, byKey, items };
 }
 
-function batchUpdateArguments(route: RouteResult, req: BindingRequest): MethodArguments {
+function batchUpdateArguments(
+  route: RouteResult,
+  req: BindingRequest,
+  _ctx: Context,
+  facts: QueryFacts,
+): MethodArguments {
   const valueClass = route.resource.valueClass;
   const { ids, byTyped, byKey, items } = batchBodyArguments(
     route,
     req,
+    facts,
     (d, what) => entityOf(route, d, what),
     // a value that is no map fails in `convert`, before the handler or a filter sees this
     (d) => (d instanceof DataMap ? new valueClass(d) : undefined) as RecordTemplate,
@@ -534,11 +561,17 @@ function batchUpdateArguments(route: RouteResult, req: BindingRequest): MethodAr
   return { args: [byTyped], input: { keys: ids.typed, entitiesByKey: byKey }, keyErrors: ids.errors, items };
 }
 
-function batchPartialUpdateArguments(route: RouteResult, req: BindingRequest): MethodArguments {
+function batchPartialUpdateArguments(
+  route: RouteResult,
+  req: BindingRequest,
+  _ctx: Context,
+  facts: QueryFacts,
+): MethodArguments {
   const returnEntity = parseReturnEntity(req.query.get(QueryParam.RETURN_ENTITY));
   const { ids, byTyped, byKey, items } = batchBodyArguments(
     route,
     req,
+    facts,
     (d, what) => patchOf(route, d, what),
     // a value that is no {"patch":{...}} fails in `convert`, before the handler or a filter sees this
     (d) => (d instanceof DataMap ? d.get('patch') : undefined) as DataMap,
