@@ -29,6 +29,7 @@ import type * as PhotoModule from '../examples/src/main/generated/com/example/ph
 import type * as PhotoCriteriaModule from '../examples/src/main/generated/com/example/photos/PhotoCriteria';
 import type * as PhotoFormatModule from '../examples/src/main/generated/com/example/photos/PhotoFormat';
 import type { BenchFile, Fact, Suite } from './harness';
+import { median } from './stats';
 import { roleFromFlags, runRole } from './process-role';
 
 /** Suite 1: what each criterion's handler waits, how many criteria, and requests per size per round. */
@@ -125,12 +126,6 @@ function criteriaList(m: Loaded, n: number): PhotoCriteriaModule.PhotoCriteria[]
 
 // ---------------------------------------------------------------------------------------------------------
 // Statistics
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
 
 function mean(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -16,6 +16,7 @@ import os from 'node:os';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Bench } from 'tinybench';
+import { median } from './stats';
 
 // ---------------------------------------------------------------------------------------------------------
 // What a benchmark file describes
@@ -45,6 +46,11 @@ export interface FactRatio {
   readonly name: string;
   readonly of: string;
   readonly to: string;
+  /**
+   * The ratio of each round, when the two facts were measured in rounds of runs back to back: the ratio is
+   * then their median (a round the machine disturbed moves it less than it moves of / to), else of / to.
+   */
+  readonly rounds?: readonly number[];
 }
 
 export interface TimedSuite {
@@ -151,6 +157,9 @@ export interface FactResult {
   readonly name: string;
   readonly ratio: number;
   readonly facts: readonly Fact[];
+  /** Smallest and largest per-round ratio, when the ratio is the median of rounds. */
+  readonly roundMin?: number;
+  readonly roundMax?: number;
 }
 
 export interface SuiteResult {
@@ -371,12 +380,15 @@ export function factSuiteResult(file: string, suite: FactSuite): SuiteResult {
     if (f === undefined) throw new Error(`suite '${suite.title}': no fact '${label}'`);
     return f.value;
   };
-  const factRatios = (suite.ratios ?? []).map((r) => ({
+  const factRatios = (suite.ratios ?? []).map((r): FactResult => ({
     file,
     suite: suite.title,
     name: r.name,
-    ratio: value(r.of) / value(r.to),
+    ratio: r.rounds !== undefined && r.rounds.length > 0 ? median(r.rounds) : value(r.of) / value(r.to),
     facts: suite.facts.filter((f) => f.label === r.of || f.label === r.to),
+    ...(r.rounds !== undefined && r.rounds.length > 0
+      ? { roundMin: Math.min(...r.rounds), roundMax: Math.max(...r.rounds) }
+      : {}),
   }));
   return {
     file,
@@ -451,7 +463,13 @@ export function printFactSuite(suite: FactSuite, res: SuiteResult, log: (line: s
   const w = Math.max(...suite.facts.map((f) => f.label.length)) + 2;
   for (const f of suite.facts)
     log(`   ${pad(f.label, w)}${pad(fmtInt(f.value), 14, true)}${f.unit === undefined ? '' : ` ${f.unit}`}`);
-  for (const r of res.factRatios) log(`   ${r.name}: ${r.ratio.toFixed(3)}`);
+  for (const r of res.factRatios) {
+    const rounds =
+      r.roundMin === undefined
+        ? ''
+        : ` (median of rounds; rounds ${r.roundMin.toFixed(2)}–${(r.roundMax ?? r.roundMin).toFixed(2)})`;
+    log(`   ${r.name}: ${r.ratio.toFixed(3)}${rounds}`);
+  }
 }
 
 export function printSummary(results: readonly SuiteResult[], log: (line: string) => void): void {
@@ -475,8 +493,11 @@ export function printSummary(results: readonly SuiteResult[], log: (line: string
         goal,
       ]);
     }
-    for (const f of s.factRatios)
-      rows.push([`${s.file}: ${s.short}`, f.name, '', f.ratio.toFixed(3), '', '', '']);
+    for (const f of s.factRatios) {
+      const rounds =
+        f.roundMin === undefined ? '' : `${f.roundMin.toFixed(2)}–${(f.roundMax ?? f.roundMin).toFixed(2)}`;
+      rows.push([`${s.file}: ${s.short}`, f.name, '', f.ratio.toFixed(3), '', rounds, '']);
+    }
   }
   if (rows.length === 0) return;
   const head = ['suite', 'task', 'vs', 'ratio', 'noise', 'rounds', 'goal'];

@@ -16,8 +16,9 @@
  * its own, as it would in production: in one shared process the apps' code shared Node's HTTP internals,
  * whose inline caches then saw four apps' objects, which slowed the bare server most (its ratio is the
  * anchor: sharing made the svc servers look 5-10% closer to it than a bare server alone is). Each case
- * runs in rounds with the apps' order rotated, after a short warmup; requests/s and p99 are the means of
- * the rounds.
+ * runs in rounds with the apps' order rotated, after a short warmup. A ratio is the median of the rounds'
+ * ratios and p99 each app's median over the rounds (requests/s facts are the rounds' means): this machine's
+ * speed drifts within seconds, and a round compares runs made seconds apart.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,14 +35,20 @@ import type * as StoreModule from '../examples/store';
 import type * as PhotoModule from '../examples/src/main/generated/com/example/photos/Photo';
 import type * as PhotoFormatModule from '../examples/src/main/generated/com/example/photos/PhotoFormat';
 import type { BenchFile, Fact, Suite } from './harness';
+import { median } from './stats';
 import { pinned, processCpuMs } from './cores';
 import { roleFromFlags, runRole, stopServersWhenStopped, stopWhenUndriven } from './process-role';
 
-/** Seconds per measured run, and of warmup per case and app. */
-const RUN_SECONDS = 1.5;
-const WARMUP_SECONDS = 0.5;
-// three rounds, not two: with two, one disturbed run moved a case's ratio by 0.1-0.2 (2026-11)
-const ROUNDS = 3;
+/**
+ * Seconds per measured run, and of warmup per case and app: autocannon counts whole seconds (a run of 0.5 s or
+ * of 1.5 s took 1 s or 2 s), so runs are 1 s and there are more rounds.
+ */
+const RUN_SECONDS = 1;
+const WARMUP_SECONDS = 1;
+// Seven rounds whose ratios' median decides. This machine's speed drifts from second to second: one bare
+// node:http server's CPU per get went from 26 µs to 59 µs within one run (2026-11-29). Three rounds' mean
+// let one disturbed run move a case's ratio by 0.1-0.2; a median of runs back to back ignores it.
+const ROUNDS = 7;
 const CONNECTIONS = [10, 100] as const;
 const PAGE = 10;
 
@@ -92,8 +99,8 @@ interface DriverResult {
   readonly case: string;
   readonly connections: number;
   readonly apps: Readonly<Record<App, Measured>>;
-  /** Requests/s of each round, per app (the rounds' spread is the run's noise). */
-  readonly rounds: Readonly<Record<App, readonly number[]>>;
+  /** Each round's run, per app (the rounds' spread is the run's noise). */
+  readonly rounds: Readonly<Record<App, readonly Measured[]>>;
   readonly pinned: boolean;
 }
 
@@ -352,12 +359,7 @@ async function runDriver(): Promise<void> {
           case: c.name,
           connections,
           pinned: start.pinned,
-          rounds: {
-            node: measured.node.map((m) => m.rps),
-            fastify: measured.fastify.map((m) => m.rps),
-            plugin: measured.plugin.map((m) => m.rps),
-            standalone: measured.standalone.map((m) => m.rps),
-          },
+          rounds: measured,
           apps: {
             node: mean(measured.node),
             fastify: mean(measured.fastify),
@@ -392,9 +394,15 @@ function suites(): Suite[] {
   const results = JSON.parse(lines[lines.length - 1]!) as DriverResult[];
   return results.map((r): Suite => {
     const a = r.apps;
+    // p99 is each app's median over the rounds (a mean let one disturbed run decide it)
+    const p99 = (app: App): number => median(r.rounds[app].map((m) => m.p99));
     const facts: Fact[] = [
       ...APPS.map((app): Fact => ({ label: `${LABELS[app]} requests/s`, value: a[app].rps, unit: 'req/s' })),
-      ...APPS.map((app): Fact => ({ label: `${LABELS[app]} p99`, value: a[app].p99 * 1000, unit: 'µs' })),
+      ...APPS.map((app): Fact => ({
+        label: `${LABELS[app]} p99 (median of rounds)`,
+        value: p99(app) * 1000,
+        unit: 'µs',
+      })),
       ...APPS.map((app): Fact => ({ label: `${LABELS[app]} mean`, value: a[app].mean * 1000, unit: 'µs' })),
       ...APPS.flatMap((app): Fact[] => {
         const cpu = a[app].cpuUs;
@@ -404,17 +412,18 @@ function suites(): Suite[] {
       }),
     ];
     const verdict = (ok: boolean): string => (ok ? 'meets' : 'misses');
-    const ratio = (x: App, y: App): number => a[x].rps / a[y].rps;
-    // each round's ratio (the apps ran back to back within a round): the spread says how far to trust the mean
+    // each round's ratio (the two apps ran within seconds of each other), and their median, which decides
+    const roundRatios = (x: App, y: App): number[] => r.rounds[x].map((m, i) => m.rps / r.rounds[y][i]!.rps);
+    const ratio = (x: App, y: App): number => median(roundRatios(x, y));
     const spread = (x: App, y: App): string => {
-      const rs = r.rounds[x].map((v, i) => v / r.rounds[y][i]!);
-      return `rounds ${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)}`;
+      const rs = roundRatios(x, y);
+      return `median of ${rs.length} rounds; rounds ${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)}, means ${(a[x].rps / a[y].rps).toFixed(2)}`;
     };
     // autocannon's readings are whole milliseconds (a reading r stands for [r, r + 1) ms), so the verdict is
     // decided only when every latency the two readings stand for agrees: a p99 of 1 ms beside node's 0 ms
     // may be within 1.2x or not (until 2026-11 this printed "meets", which the readings cannot show)
     const p99Verdict = (x: App): string => {
-      const [mine, node] = [a[x].p99, a.node.p99];
+      const [mine, node] = [p99(x), p99('node')];
       if (mine + 1 <= 1.2 * node) return 'meets';
       if (mine > 1.2 * (node + 1)) return 'misses';
       return mine <= 1.2 * node ? 'meets within the 1 ms resolution' : 'undecided at 1 ms resolution';
@@ -424,16 +433,17 @@ function suites(): Suite[] {
       `goal: createSvcServer ≥ 0.90× bare node:http requests/s: ${verdict(ratio('standalone', 'node') >= 0.9)} at ${ratio('standalone', 'node').toFixed(2)}× (${spread('standalone', 'node')})`,
       `goal: svcPlugin ≥ 0.90× bare node:http requests/s: ${verdict(ratio('plugin', 'node') >= 0.9)} at ${ratio('plugin', 'node').toFixed(2)}× (${spread('plugin', 'node')})`,
       `goal: svcPlugin ≥ 0.95× bare fastify requests/s: ${verdict(ratio('plugin', 'fastify') >= 0.95)} at ${ratio('plugin', 'fastify').toFixed(2)}× (${spread('plugin', 'fastify')})`,
-      `goal: p99 ≤ 1.2× node's (${a.node.p99.toFixed(2)} ms): createSvcServer ${p99Verdict('standalone')} at ${a.standalone.p99.toFixed(2)} ms, svcPlugin ${p99Verdict('plugin')} at ${a.plugin.p99.toFixed(2)} ms (autocannon's histogram has 1 ms resolution)`,
+      `goal: p99 ≤ 1.2× node's (${p99('node').toFixed(2)} ms, median of rounds): createSvcServer ${p99Verdict('standalone')} at ${p99('standalone').toFixed(2)} ms, svcPlugin ${p99Verdict('plugin')} at ${p99('plugin').toFixed(2)} ms (autocannon's histogram has 1 ms resolution)`,
       `anchor: bare fastify at ${ratio('fastify', 'node').toFixed(2)}× bare node:http`,
     ];
     // requests/s compares servers only as far as one autocannon process can drive them: the bare servers run
     // near its limit (~30 000 gets/s here), which narrows their lead. The CPU each server spends per request
-    // is the ratio a saturated server would reach: printed beside, not a verdict.
-    if (APPS.every((app) => a[app].cpuUs !== undefined)) {
-      const cpu = (x: App, y: App): string => (a[y].cpuUs! / a[x].cpuUs!).toFixed(2);
+    // is the ratio a saturated server would reach: printed beside (median of rounds), not a verdict.
+    if (APPS.every((app) => r.rounds[app].every((m) => m.cpuUs !== undefined))) {
+      const cpu = (x: App, y: App): string =>
+        median(r.rounds[x].map((m, i) => r.rounds[y][i]!.cpuUs! / m.cpuUs!)).toFixed(2);
       notes.push(
-        `server CPU per request (all threads, user + system): ${APPS.map((app) => `${LABELS[app]} ${a[app].cpuUs!.toFixed(1)} µs`).join(', ')}; as a throughput ratio: createSvcServer ${cpu('standalone', 'node')}× bare node, svcPlugin ${cpu('plugin', 'fastify')}× bare fastify`,
+        `server CPU per request (all threads, user + system; means): ${APPS.map((app) => `${LABELS[app]} ${a[app].cpuUs!.toFixed(1)} µs`).join(', ')}; as a throughput ratio (median of rounds): createSvcServer ${cpu('standalone', 'node')}× bare node, svcPlugin ${cpu('plugin', 'node')}× bare node, svcPlugin ${cpu('plugin', 'fastify')}× bare fastify`,
       );
     }
     const failures = APPS.filter((app) => a[app].non2xx + a[app].errors > 0);
@@ -450,16 +460,19 @@ function suites(): Suite[] {
           name: 'requests/s createSvcServer / bare node',
           of: `${LABELS.standalone} requests/s`,
           to: `${LABELS.node} requests/s`,
+          rounds: roundRatios('standalone', 'node'),
         },
         {
           name: 'requests/s svcPlugin / bare node',
           of: `${LABELS.plugin} requests/s`,
           to: `${LABELS.node} requests/s`,
+          rounds: roundRatios('plugin', 'node'),
         },
         {
           name: 'requests/s svcPlugin / bare fastify',
           of: `${LABELS.plugin} requests/s`,
           to: `${LABELS.fastify} requests/s`,
+          rounds: roundRatios('plugin', 'fastify'),
         },
       ],
       notes,
