@@ -249,6 +249,33 @@ describe('collections: finder and get_all', () => {
     ]);
   });
 
+  it("answers a URI's links again only for the same start and count (the last two are kept)", () => {
+    const a = '/greetings?q=search';
+    expect([
+      pagedUri(a, 10, 10),
+      pagedUri(a, 0, 10),
+      pagedUri(a, 10, 10),
+      pagedUri(a, 0, 10),
+      pagedUri(a, 10, 5),
+      pagedUri(a, 20, 10),
+      pagedUri(a, 10, 10),
+      pagedUri(a, 0, 10),
+      pagedUri('/other', 0, 10),
+      pagedUri(a, 0, 10),
+    ]).toEqual([
+      '/greetings?q=search&start=10&count=10',
+      '/greetings?q=search&start=0&count=10',
+      '/greetings?q=search&start=10&count=10',
+      '/greetings?q=search&start=0&count=10',
+      '/greetings?q=search&start=10&count=5',
+      '/greetings?q=search&start=20&count=10',
+      '/greetings?q=search&start=10&count=10',
+      '/greetings?q=search&start=0&count=10',
+      '/other?start=0&count=10',
+      '/greetings?q=search&start=0&count=10',
+    ]);
+  });
+
   const uri = '/greetings?q=search&tone=FRIENDLY';
   const links = (start: number, count: number, n: number, total?: number): string[] =>
     pagingLinks({
