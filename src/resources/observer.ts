@@ -15,6 +15,12 @@ import type { EncodedResponse, Invocation, ResourceRequest } from './request';
 export interface RequestObserver {
   /** A probe for this request, or undefined to leave it alone. Must not throw. */
   start(request: ResourceRequest): RequestProbe | undefined;
+  /**
+   * The request header (lower case) this observer keeps each request's id in, once `start` ran
+   * (`requestIds`): a server's own logger (the `logger` option) then writes it as `reqId` in the request's
+   * lines. Leave it out otherwise.
+   */
+  readonly requestIdHeader?: string;
 }
 
 /** What an observer follows of one request. No method may throw (a failure would fail the request). */

@@ -112,6 +112,8 @@ function resolve(options: RequestIdOptions): { header: string; generate: () => s
 export function requestIds(options: RequestIdOptions = {}): RequestObserver {
   const { header, generate, echo } = resolve(options);
   return {
+    // the server's own logger binds the id from here (src/server/request-logger.ts)
+    requestIdHeader: header,
     start(request) {
       const id = ensureId(request.headers as MutableHeaders, header, generate);
       if (echo) {

@@ -17,7 +17,8 @@ import type { ResourceDefinition } from '../resources/definition';
 import { HttpClientError, RequestBodyError, SvcPluginOptionsError } from '../resources/errors';
 import { DEFAULT_MAX_BATCH_SIZE } from '../resources/batch-limit';
 import { registerResources } from '../resources/registration';
-import type { EncodedResponse, RequestFilter, ResourceRequest } from '../resources/request';
+import type { EncodedResponse, RequestFilter, ResourceRequest, SvcLogger } from '../resources/request';
+import { isSvcLogger, requestLoggers } from './request-logger';
 import { ResourcePipeline } from './pipeline';
 import { type RequestObserver, composeRequestObservers } from '../resources/observer';
 import { type ValidationFilterOptions, validationFilter } from './validation-filter';
@@ -109,6 +110,15 @@ export interface SvcPluginOptions {
    */
   readonly observers?: readonly RequestObserver[];
   /**
+   * Where the server's own lines go (unexpected errors, 5xx; rejected requests at info) and what handlers
+   * get as `ctx.log`; each request's lines carry its id as `reqId` when an observer keeps ids
+   * (`requestIds`) and the logger binds (pino's `child`, made on a request's first line).
+   * `svcPlugin` default: fastify's `request.log`. Giving the plugin the logger lets fastify run without one,
+   * which saves fastify's per-request work for its logger (a child logger, two response listeners: ~4.4k
+   * instructions of a get by id; request-logger.ts). `createSvcServer` default: nothing is logged.
+   */
+  readonly logger?: SvcLogger;
+  /**
    * `GET /openapi.json` and `GET /docs` (src/openapi/README.md): their paths, title, guard; `false` serves
    * neither. Default: both, at those paths.
    */
@@ -141,6 +151,8 @@ export interface ResolvedSvcOptions {
   readonly maxBatchSize: number;
   readonly timeout: number | undefined;
   readonly observers: readonly RequestObserver[];
+  /** The server's own logger, when given (see {@link SvcPluginOptions.logger}). */
+  readonly logger: SvcLogger | undefined;
   /** Response compression and request inflating (compression.ts); undefined when off. */
   readonly compression: ResolvedCompression | undefined;
   /** The multiplexer (mux.ts); undefined when off. */
@@ -164,6 +176,7 @@ const KNOWN_OPTIONS = new Set([
   'maxBatchSize',
   'timeout',
   'observers',
+  'logger',
   'openapi',
   'compression',
   'mux',
@@ -262,8 +275,12 @@ export function resolveSvcOptions(options: SvcPluginOptions): ResolvedSvcOptions
     !observers.every((o) => typeof (o as RequestObserver)?.start === 'function')
   )
     throw new SvcPluginOptionsError('observers', 'must be a list of request observers (with a start method)');
+  const logger = options.logger;
+  if (logger !== undefined && !isSvcLogger(logger))
+    throw new SvcPluginOptionsError('logger', 'must be a logger with error, warn, info and debug methods');
   return Object.freeze({
     observers,
+    logger,
     timeout,
     resources: options.resources,
     headers,
@@ -436,6 +453,10 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
   }
   const prefix = instance.prefix;
   const observed = resolved.observers.length > 0;
+  // the plugin's own logger, each request's made from it; else fastify's request.log
+  const loggers = requestLoggers(resolved.logger, resolved.observers);
+  const logOf = (request: FastifyRequest): SvcLogger =>
+    loggers === undefined ? request.log : loggers(request.headers);
   // Returns nothing (or a promise of nothing) once the reply is sent: a returned FastifyReply is a thenable,
   // which fastify would await (until the response finishes) and then try to send again (it only warns, but
   // builds an error each time): that cost a third of the throughput (bench/resources.bench.ts)
@@ -452,7 +473,7 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
         'Malformed HTTP request: an HTTP/1.1 request needs a Host header',
         undefined,
       );
-      const out = pipeline.handleError(svc, error, request.log);
+      const out = pipeline.handleError(svc, error, logOf(request));
       if (isPromise(out))
         return out.then((r) => {
           send(reply, r, svc);
@@ -462,7 +483,7 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
       return undefined;
     }
     // Node's header names are lower case; headers a hook set (`request.headers = ...`) are merged into a copy
-    const out = pipeline.handle(svc, request.log, svc.headers === request.raw.headers);
+    const out = pipeline.handle(svc, logOf(request), svc.headers === request.raw.headers);
     if (isPromise(out)) {
       // a streamed body is still being written when this promise settles: fastify would take the
       // undefined for an empty reply and cut the stream off, so it gets the reply to wait on instead
@@ -501,7 +522,7 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
     };
     // once authentication is configured, a description needs a credential too (src/security/)
     const options = (request: FastifyRequest, reply: FastifyReply): unknown => {
-      const refused = pipeline.admit(svcRequest(request, prefix, reply), request.log);
+      const refused = pipeline.admit(svcRequest(request, prefix, reply), logOf(request));
       if (refused === undefined) return describe(request, reply);
       return Promise.resolve(refused).then((r) => {
         if (r === undefined) return describe(request, reply);
@@ -519,7 +540,7 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
     resolved.headers.names.prefix,
     options.openapi,
     (request, reply) => {
-      const refused = pipeline.admit(svcRequest(request, prefix, reply), request.log);
+      const refused = pipeline.admit(svcRequest(request, prefix, reply), logOf(request));
       if (refused === undefined) return false;
       return Promise.resolve(refused).then((r) => {
         if (r === undefined) return false;
@@ -537,7 +558,7 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
     // Connection header (RFC 9113 §8.2.2), which Node's compatibility response drops with a warning
     if (request.raw.httpVersionMajor >= 2) reply.removeHeader('connection');
     const svc = svcRequest(request, prefix);
-    const out = pipeline.handleError(svc, fromFastifyError(err), request.log);
+    const out = pipeline.handleError(svc, fromFastifyError(err), logOf(request));
     if (isPromise(out)) {
       return out.then((r) => {
         send(reply, r, svc);
@@ -564,10 +585,13 @@ Object.defineProperty(svcPlugin, Symbol.for('fastify.display-name'), { value: 's
 export function svcFrameworkErrors(
   options: Omit<SvcPluginOptions, 'resources'> = {},
 ): (error: Error, request: FastifyRequest, reply: FastifyReply) => void {
-  const pipeline = createResourcePipeline(resolveSvcOptions({ ...options, resources: [] }));
+  const resolved = resolveSvcOptions({ ...options, resources: [] });
+  const pipeline = createResourcePipeline(resolved);
+  const loggers = requestLoggers(resolved.logger, resolved.observers);
   return (error, request, reply) => {
     const svc = svcRequest(request, '');
-    const out = pipeline.handleError(svc, fromFastifyError(error), request.log);
+    const log = loggers === undefined ? request.log : loggers(request.headers);
+    const out = pipeline.handleError(svc, fromFastifyError(error), log);
     if (isPromise(out)) void out.then((r) => send(reply, r, svc));
     else send(reply, out, svc);
   };

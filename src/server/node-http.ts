@@ -32,6 +32,7 @@ import { DEFAULT_SERVER_TIMEOUTS, svcClientErrorHandler } from './server-options
 import { pacedBody, pacedBytes } from './paced-body';
 import { closeIdleConnectionsAfter } from './idle-connections';
 import { type SvcCorsOptions, corsHandler } from './cors';
+import { requestLoggers } from './request-logger';
 
 /**
  * The resource server without fastify: the same pipeline, filters and wire behaviour as `svcPlugin`, run
@@ -52,8 +53,6 @@ import { type SvcCorsOptions, corsHandler } from './cors';
 export interface SvcHttpServerOptions extends SvcPluginOptions {
   /** Path prefix the resources are served under (`/api`); requests outside it are 404. Default ''. */
   readonly prefix?: string;
-  /** Where the pipeline logs (unexpected errors, 5xx). Default: nothing is logged. */
-  readonly logger?: SvcLogger;
   /**
    * Cross-origin calls from web pages (preflights answered 204 before any resource; see cors.ts and
    * src/client/README.md, "CORS"). Default: none (no CORS header is written).
@@ -83,15 +82,16 @@ const SILENT: SvcLogger = Object.freeze({
 export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestListener {
   if (typeof options !== 'object' || options === null)
     throw new SvcPluginOptionsError('options', 'must be an object');
-  const { prefix: prefixOption, logger: loggerOption, cors: corsOption, ...pluginOptions } = options;
+  const { prefix: prefixOption, cors: corsOption, ...pluginOptions } = options;
   const prefix = prefixOption ?? '';
   if (typeof prefix !== 'string' || (prefix !== '' && (!prefix.startsWith('/') || prefix.endsWith('/'))))
     throw new SvcPluginOptionsError(
       'prefix',
       "must be '' or a path starting with '/' and not ending with it",
     );
-  const log = loggerOption ?? SILENT;
   const resolved = resolveSvcOptions(pluginOptions);
+  // each request's logger, its id bound when an observer keeps ids (request-logger.ts)
+  const loggers = requestLoggers(resolved.logger, resolved.observers);
   const pipeline = createResourcePipeline(resolved);
   const maxBodyBytes = resolved.maxBodyBytes;
   const documentation = nodeDocumentationHandler(
@@ -119,6 +119,7 @@ export function svcRequestListener(options: SvcHttpServerOptions): SvcRequestLis
       path = inside ? rawPath.slice(prefix.length) : `/${'\u0000'}outside`;
     }
     const headers = req.headers;
+    const log = loggers === undefined ? SILENT : loggers(headers);
     const request: ResourceRequest = {
       // HEAD is answered like GET (Node writes no body for it)
       method: head ? 'GET' : method,
@@ -467,7 +468,7 @@ export function createSvcServer(options: SvcHttpServerOptions, timeouts: SvcServ
   );
   // not server.setTimeout: a timer per socket, re-armed at every request (see idle-connections.ts)
   closeIdleConnectionsAfter(server, t.connectionTimeout);
-  const log = options.logger ?? SILENT;
+  const log = listener.options.logger ?? SILENT;
   answerExpectations(server, listener.pipeline, log);
   answerHalfClosedRequests(server);
   const { prefix: _prefix, logger: _logger, cors: _cors, resources: _resources, ...errorOptions } = options;
