@@ -11,8 +11,6 @@ import fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import {
   type AccessLog,
-  LONG_KEY,
-  collection,
   createAccessLog,
   createSvcServer,
   listenOn,
@@ -20,8 +18,7 @@ import {
   requestIds,
   svcPlugin,
 } from '../../src';
-import { Photo } from '../../examples/src/main/generated/com/example/photos/Photo';
-import { PhotoFormat } from '../../examples/src/main/generated/com/example/photos/PhotoFormat';
+import { things } from './support/things';
 import { tempDirs } from '../support/temp-dirs';
 
 const tempDir = tempDirs('svc-access-log-');
@@ -29,18 +26,6 @@ const tempDir = tempDirs('svc-access-log-');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- log lines are read as JSON freely
 type Line = Record<string, any>;
 
-/** A collection whose get of 500 fails. */
-const things = collection({
-  name: 'things',
-  key: LONG_KEY,
-  value: Photo,
-  methods: {
-    get: (id: number | bigint) => {
-      if (id === 500) throw new Error('exploded');
-      return new Photo().setTitle(`thing ${id}`).setFormat(PhotoFormat.PNG);
-    },
-  },
-});
 
 describe('request ids and the access log', () => {
   let app: FastifyInstance;

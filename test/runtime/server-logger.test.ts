@@ -8,34 +8,18 @@ import type { Server } from 'node:http';
 import fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import {
-  LONG_KEY,
   type RequestObserver,
   type SvcLogger,
   SvcPluginOptionsError,
-  collection,
   createSvcServer,
   listenOn,
   requestIds,
   svcPlugin,
 } from '../../src';
-import { Photo } from '../../examples/src/main/generated/com/example/photos/Photo';
-import { PhotoFormat } from '../../examples/src/main/generated/com/example/photos/PhotoFormat';
+import { things } from './support/things';
 
 type Line = Record<string, unknown>;
 
-/** A collection whose get of 500 fails, and whose get of 42 writes a line of its own at info. */
-const things = collection({
-  name: 'things',
-  key: LONG_KEY,
-  value: Photo,
-  methods: {
-    get: (id: number | bigint, ctx) => {
-      if (id === 500) throw new Error('exploded');
-      if (id === 42) ctx.log.info({ answer: 42 }, 'handler line');
-      return new Photo().setTitle(`thing ${id}`).setFormat(PhotoFormat.PNG);
-    },
-  },
-});
 
 /** A pino logger writing into `lines`, counting the children made of it. */
 function capturingLogger(): { logger: SvcLogger; lines: Line[]; children: () => number } {
