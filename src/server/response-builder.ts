@@ -410,17 +410,21 @@ function collectionPage(call: BoundCall, result: unknown, linkUri: string | (() 
   }
   const ctx = call.invocation.ctx;
   const { start, count } = ctx.paging;
+  // the page: every element the method returned when it pages itself; else the handler returned every
+  // match, and the framework cuts the page (read in place: no copy of it) and knows the total
+  let from = 0;
+  let to = elements.length;
   if (!call.route.target.selfPaging) {
-    // the handler returned every match: the framework cuts the page and knows the total
     total ??= elements.length;
-    elements = elements.slice(start, start + count);
+    from = Math.min(start, to);
+    to = Math.min(to, start + count);
   }
   // each element as it is when there is nothing to fill in or project (most finders): a plain loop, no
   // closure and no call to project per element (~0.5k instructions of the example's finder page of 10)
   const projected = projects(call);
   const data: DataMap[] = [];
-  for (let i = 0; i < elements.length; i++) {
-    const d = entityData(call, elements[i], 'element', i);
+  for (let i = from; i < to; i++) {
+    const d = entityData(call, elements[i], 'element', i - from);
     data.push(projected ? project(call, d) : d);
   }
   // a batch finder criterion's link URI is built only when there is a link (pagingLinks' rule): building
