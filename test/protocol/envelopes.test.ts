@@ -352,6 +352,17 @@ describe('collections: finder and get_all', () => {
     expect(() => (known.get('elements') as DataList).add(known)).toThrow('cyclic');
   });
 
+  it("the server's collectionResponseOf writes its links as collectionResponse does, and checks each href", () => {
+    const link = { rel: 'next', href: '/g?q=x&start=3&count=3', type: 'application/json' };
+    const paging = { start: 0, count: 3, total: 9, links: [link] };
+    expect(text(collectionResponseOf([], paging, undefined))).toBe(
+      text(collectionResponse({ elements: [], paging })),
+    );
+    // a multiplexed request's URI comes from JSON, which may hold a lone surrogate: never put into a body
+    const bad = { ...paging, links: [{ ...link, href: '/g?q=\ud800&start=3&count=3' }] };
+    expect(() => collectionResponseOf([], bad, undefined)).toThrow('lone UTF-16 surrogate');
+  });
+
   it('BatchGetBodyBuilder holds a result map as a put holds it, and refuses what is not a map', () => {
     const photo = map({ id: 1 });
     const builder = new BatchGetBodyBuilder();
