@@ -227,53 +227,41 @@ describe('collections: finder and get_all', () => {
     expect(pagedUri(uri, 1, 2)).toBe(paged);
   });
 
-  it('builds each link from its own URI when URIs alternate (the part kept from the last URI is not reused)', () => {
-    const a = '/greetings?q=search&start=0&count=10';
-    const b = '/greetings?q=search&tone=SINCERE';
-    // the same text as `a` in a string of its own, as each request's URI is
-    const a2 = ['/greetings?q=search', 'start=0&count=10'].join('&');
-    expect([
-      pagedUri(a, 10, 10),
-      pagedUri(a, 0, 10),
-      pagedUri(b, 5, 5),
-      pagedUri(a2, 20, 10),
-      pagedUri('/greetings', 1, 1),
-      pagedUri(b, 0, 5),
-    ]).toEqual([
-      '/greetings?q=search&start=10&count=10',
-      '/greetings?q=search&start=0&count=10',
-      '/greetings?q=search&tone=SINCERE&start=5&count=5',
-      '/greetings?q=search&start=20&count=10',
-      '/greetings?start=1&count=1',
-      '/greetings?q=search&tone=SINCERE&start=0&count=5',
-    ]);
-  });
-
-  it("answers a URI's links again only for the same start and count (the last two are kept)", () => {
-    const a = '/greetings?q=search';
-    expect([
-      pagedUri(a, 10, 10),
-      pagedUri(a, 0, 10),
-      pagedUri(a, 10, 10),
-      pagedUri(a, 0, 10),
-      pagedUri(a, 10, 5),
-      pagedUri(a, 20, 10),
-      pagedUri(a, 10, 10),
-      pagedUri(a, 0, 10),
-      pagedUri('/other', 0, 10),
-      pagedUri(a, 0, 10),
-    ]).toEqual([
-      '/greetings?q=search&start=10&count=10',
-      '/greetings?q=search&start=0&count=10',
-      '/greetings?q=search&start=10&count=10',
-      '/greetings?q=search&start=0&count=10',
-      '/greetings?q=search&start=10&count=5',
-      '/greetings?q=search&start=20&count=10',
-      '/greetings?q=search&start=10&count=10',
-      '/greetings?q=search&start=0&count=10',
-      '/other?start=0&count=10',
-      '/greetings?q=search&start=0&count=10',
-    ]);
+  const a = '/greetings?q=search&start=0&count=10';
+  // the same text as `a` in a string of its own, as each request's URI is
+  const a2 = ['/greetings?q=search', 'start=0&count=10'].join('&');
+  const b = '/greetings?q=search&tone=SINCERE';
+  const q = '/greetings?q=search';
+  const A = '/greetings?q=search&start=';
+  it.each<[string, Array<[uri: string, start: number, count: number, href: string]>]>([
+    [
+      'builds each link from its own URI when URIs alternate (the part kept from the last URI is not reused)',
+      [
+        [a, 10, 10, `${A}10&count=10`],
+        [a, 0, 10, `${A}0&count=10`],
+        [b, 5, 5, '/greetings?q=search&tone=SINCERE&start=5&count=5'],
+        [a2, 20, 10, `${A}20&count=10`],
+        ['/greetings', 1, 1, '/greetings?start=1&count=1'],
+        [b, 0, 5, '/greetings?q=search&tone=SINCERE&start=0&count=5'],
+      ],
+    ],
+    [
+      "answers a URI's links again only for the same start and count (the last two are kept)",
+      [
+        [q, 10, 10, `${A}10&count=10`],
+        [q, 0, 10, `${A}0&count=10`],
+        [q, 10, 10, `${A}10&count=10`],
+        [q, 0, 10, `${A}0&count=10`],
+        [q, 10, 5, `${A}10&count=5`],
+        [q, 20, 10, `${A}20&count=10`],
+        [q, 10, 10, `${A}10&count=10`],
+        [q, 0, 10, `${A}0&count=10`],
+        ['/other', 0, 10, '/other?start=0&count=10'],
+        [q, 0, 10, `${A}0&count=10`],
+      ],
+    ],
+  ])('pagedUri %s', (_what, calls) => {
+    expect(calls.map(([uri, start, count]) => pagedUri(uri, start, count))).toEqual(calls.map((c) => c[3]));
   });
 
   const uri = '/greetings?q=search&tone=FRIENDLY';
