@@ -55,10 +55,11 @@ module.exports = {
   // processes and browsers rather than compute, so two keep both cores busy and the suite within its
   // 10-minute budget. Every file owns its ports, temp dirs and processes, so they do not interfere.
   maxWorkers: 2,
-  // A worker is recycled once it holds more than this after a test file. Not for a leak: a worker that had
-  // run half the suite held ~760 MB and took ~640 ms to tear down after its last file (its 'exit' event
-  // came at once; measured 2026-11-29), past the 500 ms jest gives a worker to exit, so every run printed
-  // "A worker process has failed to exit gracefully". Smaller workers exit within it; test/resources ran
-  // in the same time (38-39 s) with and without.
-  workerIdleMemoryLimit: '600MB',
+  // A worker is recycled once its heap holds more than this after a test file. Not for a leak: a worker
+  // that had run half of test/resources held ~760 MB (RSS; 466 MB of heap) and took ~640 ms to tear down
+  // after its last file (its 'exit' event came at once; measured 2026-11-29), past the 500 ms jest gives a
+  // worker to exit, so every run printed "A worker process has failed to exit gracefully". With 600 MB the
+  // whole suite still printed it; with 300 MB it does not, and ran in 377 s (400 s at 600 MB, 438 s
+  // without a limit, the same day).
+  workerIdleMemoryLimit: '300MB',
 };
