@@ -379,6 +379,11 @@ function svcRequest(
   };
 }
 
+/** A request's logger: the server's own (each request's, request-logger.ts) when given, else fastify's. */
+function requestLog(loggers: ReturnType<typeof requestLoggers>, request: FastifyRequest): SvcLogger {
+  return loggers === undefined ? request.log : loggers(request.headers);
+}
+
 const PASS_THROUGH = (payload: unknown): string => payload as string;
 const setReplyHeader = (reply: FastifyReply, name: string, value: string): unknown =>
   reply.header(name, value);
@@ -453,10 +458,8 @@ export const svcPlugin: FastifyPluginCallback<SvcPluginOptions> = (
   }
   const prefix = instance.prefix;
   const observed = resolved.observers.length > 0;
-  // the plugin's own logger, each request's made from it; else fastify's request.log
   const loggers = requestLoggers(resolved.logger, resolved.observers);
-  const logOf = (request: FastifyRequest): SvcLogger =>
-    loggers === undefined ? request.log : loggers(request.headers);
+  const logOf = (request: FastifyRequest): SvcLogger => requestLog(loggers, request);
   // Returns nothing (or a promise of nothing) once the reply is sent: a returned FastifyReply is a thenable,
   // which fastify would await (until the response finishes) and then try to send again (it only warns, but
   // builds an error each time): that cost a third of the throughput (bench/resources.bench.ts)
@@ -590,8 +593,7 @@ export function svcFrameworkErrors(
   const loggers = requestLoggers(resolved.logger, resolved.observers);
   return (error, request, reply) => {
     const svc = svcRequest(request, '');
-    const log = loggers === undefined ? request.log : loggers(request.headers);
-    const out = pipeline.handleError(svc, fromFastifyError(error), log);
+    const out = pipeline.handleError(svc, fromFastifyError(error), requestLog(loggers, request));
     if (isPromise(out)) void out.then((r) => send(reply, r, svc));
     else send(reply, out, svc);
   };
