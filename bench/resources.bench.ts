@@ -177,9 +177,10 @@ async function listenBare(
   for (const p of library.listPhotos())
     plain.set(String(p.getId()), Data.toJS(p.data()) as Record<string, unknown>);
   const photos = [...plain.values()];
-  // the finder's paging object as the service answers it (the driver asked the standalone server), so that
-  // both send the same JSON
-  const svcFinder = JSON.parse(process.env.SVC_BENCH_FINDER_ANSWER ?? '{}') as { paging: unknown };
+  // the finder's paging links as the service answers them (the driver asked the standalone server)
+  const svcFinder = JSON.parse(process.env.SVC_BENCH_FINDER_ANSWER ?? '{}') as {
+    paging?: { links?: unknown };
+  };
   const getById = (id: string): unknown => plain.get(String(Number(id)));
   const batchGet = (ids: string): unknown => {
     const results: Record<string, unknown> = {};
@@ -189,13 +190,13 @@ async function listenBare(
     }
     return { results, statuses: {}, errors: {} };
   };
+  // every match is counted: the page says how many there are (its total), as the service's does
   const finder = (format: string, count: number): unknown => {
-    const elements: unknown[] = [];
-    for (const p of photos) {
-      if (p.format === format) elements.push(p);
-      if (elements.length === count) break;
-    }
-    return { elements, paging: svcFinder.paging };
+    const matches = photos.filter((p) => p.format === format);
+    return {
+      elements: matches.slice(0, count),
+      paging: { start: 0, count, total: matches.length, links: svcFinder.paging?.links ?? [] },
+    };
   };
 
   if (app === 'fastify') {
@@ -261,6 +262,36 @@ function getText(port: number, path: string): Promise<string> {
   });
 }
 
+const pathOf = (app: App, c: Case): string => (app === 'node' || app === 'fastify' ? c.barePath : c.svcPath);
+
+/**
+ * Throws unless the four apps answer each case with the same JSON (parsed, so that key order and spacing do
+ * not count): the ratios compare servers doing the same work.
+ */
+async function checkSameAnswers(
+  cases: readonly Case[],
+  answer: (app: App, c: Case) => Promise<string>,
+): Promise<void> {
+  for (const c of cases) {
+    const texts = await Promise.all(APPS.map((app) => answer(app, c)));
+    const canonical = texts.map((t) => JSON.stringify(sortedKeys(JSON.parse(t))));
+    for (let i = 1; i < APPS.length; i++) {
+      if (canonical[i] !== canonical[0])
+        throw new Error(
+          `bench resources: ${APPS[i]} answers ${c.name} otherwise than ${APPS[0]}:\n${texts[i]}\n${texts[0]}`,
+        );
+    }
+  }
+}
+
+function sortedKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedKeys);
+  if (typeof v !== 'object' || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) out[k] = sortedKeys((v as Record<string, unknown>)[k]);
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Driver process: autocannon against the server process
 
@@ -302,8 +333,7 @@ async function runDriver(): Promise<void> {
   stopServersWhenStopped(servers);
   const ports = {} as Record<App, number>;
   const pids = {} as Record<App, number | undefined>;
-  const urlOf = (app: App, c: Case): string =>
-    `http://127.0.0.1:${ports[app]}${app === 'node' || app === 'fastify' ? c.barePath : c.svcPath}`;
+  const urlOf = (app: App, c: Case): string => `http://127.0.0.1:${ports[app]}${pathOf(app, c)}`;
   const run = async (app: App, c: Case, connections: number, duration: number): Promise<Measured> => {
     const url = urlOf(app, c);
     const before = processCpuMs(pids[app]);
@@ -341,10 +371,11 @@ async function runDriver(): Promise<void> {
   try {
     ports.standalone = await startApp('standalone');
     ports.plugin = await startApp('plugin');
-    // the bare servers send the finder's paging object as the service does
+    // the bare servers send the finder's paging links as the service does
     const finderAnswer = await getText(ports.standalone, CASES[2]!.svcPath);
     ports.node = await startApp('node', { SVC_BENCH_FINDER_ANSWER: finderAnswer });
     ports.fastify = await startApp('fastify', { SVC_BENCH_FINDER_ANSWER: finderAnswer });
+    await checkSameAnswers(CASES, (app, c) => getText(ports[app], pathOf(app, c)));
     for (const connections of CONNECTIONS) {
       for (const c of CASES) {
         for (const app of APPS) await run(app, c, connections, WARMUP_SECONDS);
