@@ -18,9 +18,10 @@ export function wrapperOf(store: Store | unknown[], inserted: boolean): DataMap 
 }
 
 /**
- * Makes `wrapper` findable from its store. Only stores that sit inside another store need the link, so it
- * is made when a store is first inserted (or adopted below another): linking in the constructor cost a
- * hidden-class transition on every decoded root object, ~0.2 µs per 1 KB document (bench/json-codec).
+ * Makes `wrapper` findable from its store. Only stores that sit inside another store need the link, so a
+ * decoded store gets it when first inserted (or adopted below another): linking in the constructor cost a
+ * hidden-class transition on every decoded root object, ~0.2 µs per 1 KB document (bench/json-codec). A map
+ * built through the API has it from its constructor (data-map.ts says why).
  */
 export function linkWrapper(wrapper: DataMap | DataList): void {
   const store = wrapper[STORE] as { [WRAPPER]?: DataMap | DataList };

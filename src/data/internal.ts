@@ -5,8 +5,8 @@
  * Storage model (why it looks like this): a DataMap keeps its entries in a plain object and a DataList in a
  * plain array, its *store*. A store holds leaves (string, number, bigint, boolean, ByteString, and raw
  * `null` for Data.NULL) and the *stores* of its child containers, never the wrappers; a store that sits
- * inside another store and has a wrapper points back to it through the {@link WRAPPER} symbol (see
- * `linkWrapper`). So the whole graph of stores is plain
+ * inside another store and has a wrapper, or was made by a DataMap's constructor, points back to it through
+ * the {@link WRAPPER} symbol (see `linkWrapper`). So the whole graph of stores is plain
  * JSON-shaped data:
  * - `JSON.stringify` serializes it natively without calling a `toJSON` per node (a built graph encodes at
  *   plain-object speed; with wrappers inside stores it was ~20% slower, bench/json-codec.bench.ts);
@@ -110,19 +110,21 @@ export const adoption: { store: Store | unknown[] | undefined } = { store: undef
  * also holds every shape the application built (PSON decode ran at 0.6x of the JSON codec after the other
  * benchmarks had filled a shared tree, 0.9-1.8x with its own).
  */
-export function makeStoreConstructor(): new () => Store {
+export function makeStoreConstructor(linked = false): new () => Store {
   function StoreObject(): void {}
   StoreObject.prototype = Object.prototype;
   const ctor = StoreObject as unknown as new () => Store;
   for (let i = 0; i < 8; i++) {
     const o = new ctor();
+    // `linked`: the stores get their WRAPPER link first (DataMap's constructor), the 10 fields after it
+    if (linked) (o as { [WRAPPER]?: unknown })[WRAPPER] = o;
     for (let k = 0; k < 10; k++) o[`k${k}`] = k;
   }
   return ctor;
 }
 
-/** The store constructor of maps built through the API (DataMap, copies). */
-export const StoreObject = makeStoreConstructor();
+/** The store constructor of maps built through the API (DataMap, copies): linked to their map at once. */
+export const StoreObject = makeStoreConstructor(true);
 
 /** Limits of a 64-bit signed long. */
 export const LONG_MIN = -(2n ** 63n);
