@@ -36,6 +36,13 @@ const NPM_ENV = {
   npm_config_offline: 'true',
 };
 
+/**
+ * The shells' stdin: Node's default pipes are socket pairs, and Debian's bash takes a socket on stdin (when
+ * not started from another shell) for a remote shell's and reads /etc/bash.bashrc, whose `$PS1` test fails
+ * under `-u` ("PS1: unbound variable" on stderr: seen when jest was started outside a shell).
+ */
+const NOT_A_SOCKET: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
+
 /** Copies the files git sees in the repository (tracked, or new and not ignored) into `to`. */
 function copyRepository(to: string): void {
   const ls = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
@@ -437,6 +444,7 @@ describe('docs/getting-started.md, with the packed package', () => {
       cwd,
       encoding: 'utf8',
       env: NPM_ENV,
+      stdio: NOT_A_SOCKET,
     });
     if (r.status !== 0) throw new Error(`${code}\nfailed (${String(r.status)}):\n${r.stdout}${r.stderr}`);
     return /::cwd::(.*)\n$/.exec(r.stdout)![1]!;
@@ -524,6 +532,7 @@ describe('docs/getting-started.md, with the packed package', () => {
             cwd: project,
             encoding: 'utf8',
             env: { ...NPM_ENV, PORT: port },
+            stdio: NOT_A_SOCKET,
           });
           return { code: b.code, status: r.status, stdout: r.stdout, stderr: r.stderr };
         });
