@@ -1,3 +1,4 @@
+import { SvcIncomingMessage } from '../server/incoming-headers';
 import http2 from 'node:http2';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
@@ -81,7 +82,11 @@ export function svcHttpsServerOptions(
   tls: SvcTlsOptions,
   svc: SvcServerOptions = {},
 ): ReturnType<typeof svcServerOptions> & { readonly https: https.ServerOptions } {
-  return { ...svcServerOptions(svc), https: secureContextOptions(tls) };
+  // Node's request with a quicker `headers` over HTTPS too (src/server/incoming-headers.ts)
+  return {
+    ...svcServerOptions(svc),
+    https: { ...secureContextOptions(tls), IncomingMessage: SvcIncomingMessage },
+  };
 }
 
 /**
@@ -103,6 +108,7 @@ export function createSvcSecureServer(
         headersTimeout: DEFAULT_SERVER_TIMEOUTS.headersTimeout,
         keepAliveTimeout: DEFAULT_SERVER_TIMEOUTS.keepAliveTimeout,
         requireHostHeader: false,
+        IncomingMessage: SvcIncomingMessage,
       },
       listener,
     );

@@ -1,3 +1,4 @@
+import { knowHeaderNames } from './incoming-headers';
 import { Readable } from 'node:stream';
 import { pacedBody, pacedBytes } from './paced-body';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
@@ -304,6 +305,9 @@ export function resolveSvcOptions(options: SvcPluginOptions): ResolvedSvcOptions
  */
 export function createResourcePipeline(options: ResolvedSvcOptions): ResourcePipeline {
   const roots = registerResources(options.resources, options.filters);
+  // the protocol's request headers are matched as constants by the servers' requests (incoming-headers.ts)
+  const names = options.headers.names;
+  knowHeaderNames([names.protocolVersion, names.method]);
   // a validation filter among the server's own filters replaces the built-in one
   const custom = options.filters.some((f) => f.name === 'validation');
   const onServer = custom

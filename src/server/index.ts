@@ -47,3 +47,4 @@ export {
   MUX_PATH,
   MultiplexedRequestError,
 } from './mux';
+export { SvcIncomingMessage } from './incoming-headers';

@@ -1,4 +1,5 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { SvcIncomingMessage } from './incoming-headers';
 import type { AddressInfo } from 'node:net';
 import { rawPathOf, rawQueryOf } from '../protocol';
 import { HttpClientError, RequestBodyError, SvcPluginOptionsError } from '../resources/errors';
@@ -463,6 +464,8 @@ export function createSvcServer(options: SvcHttpServerOptions, timeouts: SvcServ
       connectionsCheckingInterval: t.connectionsCheckingInterval,
       // refused by the listener itself, as an ErrorResponse (Node's 400 has no body)
       requireHostHeader: false,
+      // Node's request, with a quicker `headers` (incoming-headers.ts)
+      IncomingMessage: SvcIncomingMessage,
     },
     listener,
   );

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { SvcIncomingMessage } from './incoming-headers';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JsonCodec } from '../data';
@@ -48,6 +50,8 @@ export interface SvcFastifyServerOptions {
     readonly headersTimeout: number;
     readonly connectionsCheckingInterval: number;
     readonly requireHostHeader: boolean;
+    /** Node's request class with a quicker `headers` (src/server/incoming-headers.ts). */
+    readonly IncomingMessage: typeof IncomingMessage;
   };
   readonly frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => void;
   readonly clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => void;
@@ -94,6 +98,7 @@ export function svcServerOptions(options: SvcServerOptions = {}): SvcFastifyServ
       headersTimeout,
       connectionsCheckingInterval: t.connectionsCheckingInterval,
       requireHostHeader: false,
+      IncomingMessage: SvcIncomingMessage,
     }),
     frameworkErrors: svcFrameworkErrors(pluginOptions),
     clientErrorHandler: svcClientErrorHandler(pluginOptions),
