@@ -26,6 +26,7 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import type * as FastifyModule from 'fastify';
 import type * as SvcModule from '../src';
 import type * as AppModule from '../examples/app';
@@ -274,22 +275,14 @@ async function checkSameAnswers(
 ): Promise<void> {
   for (const c of cases) {
     const texts = await Promise.all(APPS.map((app) => answer(app, c)));
-    const canonical = texts.map((t) => JSON.stringify(sortedKeys(JSON.parse(t))));
+    const first: unknown = JSON.parse(texts[0]!);
     for (let i = 1; i < APPS.length; i++) {
-      if (canonical[i] !== canonical[0])
+      if (!isDeepStrictEqual(JSON.parse(texts[i]!), first))
         throw new Error(
           `bench resources: ${APPS[i]} answers ${c.name} otherwise than ${APPS[0]}:\n${texts[i]}\n${texts[0]}`,
         );
     }
   }
-}
-
-function sortedKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortedKeys);
-  if (typeof v !== 'object' || v === null) return v;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v).sort()) out[k] = sortedKeys((v as Record<string, unknown>)[k]);
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { EncodedResponse } from '../resources/request';
-import { REPLY_READY_HEADERS, beyondAscii } from './http-adapter';
+import { REPLY_READY_HEADERS, beyondAscii, ownSymbol } from './http-adapter';
 import { responseBodyBytes } from '../resources/response-facts';
 
 /**
@@ -35,10 +35,6 @@ interface Internals {
 
 /** undefined until the first reply is seen; null when this fastify keeps them elsewhere (short way off). */
 let internals: Internals | null | undefined;
-
-function ownSymbol(target: object, description: string): symbol | undefined {
-  return Object.getOwnPropertySymbols(target).find((s) => s.description === description);
-}
 
 function lookUp(reply: FastifyReply): Internals | null {
   const replyHeaders = ownSymbol(reply, 'fastify.reply.headers');

@@ -208,3 +208,11 @@ export function answerExpectations(server: Server, pipeline: ResourcePipeline, l
     else write(out);
   });
 }
+
+/**
+ * An own symbol of `target` by its description: how the adapters find a library's internals it keeps on
+ * symbols of its own (fastify's reply state, Node's request headers), undefined where it keeps none.
+ */
+export function ownSymbol(target: object, description: string): symbol | undefined {
+  return Object.getOwnPropertySymbols(target).find((s) => s.description === description);
+}

@@ -1,4 +1,5 @@
 import { IncomingMessage, type IncomingHttpHeaders } from 'node:http';
+import { ownSymbol } from './http-adapter';
 
 /**
  * Node's `IncomingMessage` with a quicker `headers`: the same object, key for key and value for value, built
@@ -43,9 +44,8 @@ interface Known {
 function nodeSymbols(): { readonly headers: symbol; readonly count: symbol } | undefined {
   try {
     const probe = new IncomingMessage(null as never);
-    const own = Object.getOwnPropertySymbols(probe);
-    const headers = own.find((s) => s.description === 'kHeaders');
-    const count = own.find((s) => s.description === 'kHeadersCount');
+    const headers = ownSymbol(probe, 'kHeaders');
+    const count = ownSymbol(probe, 'kHeadersCount');
     return headers !== undefined && count !== undefined ? { headers, count } : undefined;
   } catch {
     return undefined;
