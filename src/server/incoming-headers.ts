@@ -201,12 +201,11 @@ function buildHeaders(
       dest[key] = known.rule === Rule.LIST ? [value] : value;
       continue;
     }
+    // a key set before holds what its first header set: a string, or set-cookie's array
     const rule = known.rule;
-    if (rule === Rule.JOIN || rule === Rule.COOKIE) {
-      const had = dest[key];
-      if (typeof had === 'string') dest[key] = had + (rule === Rule.JOIN ? ', ' : '; ') + value;
-      else dest[key] = value;
-    } else if (rule === Rule.LIST) (dest[key] as string[]).push(value);
+    if (rule === Rule.JOIN) dest[key] = `${dest[key] as string}, ${value}`;
+    else if (rule === Rule.COOKIE) dest[key] = `${dest[key] as string}; ${value}`;
+    else if (rule === Rule.LIST) (dest[key] as string[]).push(value);
     else if (joinDuplicates) dest[key] = `${dest[key] as string}, ${value}`;
     // else Node drops the duplicate
   }
