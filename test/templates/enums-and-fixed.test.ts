@@ -8,6 +8,7 @@ import {
   IllegalArgumentException,
   TemplateOutputCastException,
   UNKNOWN_SYMBOL,
+  enumCoercer,
   enumSchema,
   enumSymbols,
 } from '../../src';
@@ -76,6 +77,35 @@ describe('a generated enum', () => {
   it('may have symbols that are reserved words', () => {
     expect(Keyword.delete).toBe('delete');
     expect(Keyword.in).toBe('in');
+  });
+});
+
+describe("an enum's coercer", () => {
+  // enums of a few symbols are searched by compares, larger ones through a Map (coercers.ts)
+  const enumOf = (n: number): Record<string, string> =>
+    Object.fromEntries([...Array.from({ length: n }, (_, i) => `S${i}`), UNKNOWN_SYMBOL].map((s) => [s, s]));
+  it.each([
+    ['one symbol', 1],
+    ['eight symbols (compared)', 8],
+    ['nine symbols (hashed)', 9],
+    ['forty symbols (hashed)', 40],
+  ])('of %s reads each symbol, as a new string too, and $UNKNOWN for any other', (_, n) => {
+    const values = enumOf(n);
+    const coercer = enumCoercer(() => values, 'E');
+    // symbols read in an order that changes symbol on every read, then twice the same
+    const reads = [...Object.keys(values).filter((s) => s !== UNKNOWN_SYMBOL), `S${n - 1}`, `S${n - 1}`];
+    for (const s of reads) {
+      const fresh = [...s].join('');
+      expect(coercer.fromData(fresh)).toBe(s);
+      expect(coercer.toData(fresh)).toBe(s);
+      expect(coercer.asIs?.(fresh)).toBe(true);
+    }
+    for (const other of [`S${n}`, 's0', '', UNKNOWN_SYMBOL, 'S0 ']) {
+      expect(coercer.fromData(other)).toBe(UNKNOWN_SYMBOL);
+      expect(coercer.asIs?.(other)).toBe(false);
+      expect(() => coercer.toData(other)).toThrow(ClassCastException);
+    }
+    expect(coercer.asIs?.(0)).toBe(false);
   });
 });
 
