@@ -4,6 +4,7 @@ import { RequestBodyError, SvcPluginOptionsError } from '../resources/errors';
 import type { EncodedResponse, RequestHeaders, ResourceRequest } from '../resources/request';
 import { decodeSnappy, decodeSnappyFramed, encodeSnappy, encodeSnappyFramed } from '../protocol/snappy';
 import { SERVER_COMPRESSION_CODES } from '../errors/error-table';
+import { type FirstValueRead, firstValueRead } from './header-reads';
 
 // this module's error codes, registered where its classes are (src/errors/error-table.ts)
 registerErrorCodes(SERVER_COMPRESSION_CODES);
@@ -114,8 +115,18 @@ export function compressionOption(options: unknown): ResolvedCompression | undef
   }
 }
 
-function header(headers: RequestHeaders, name: string, lowerCase: boolean): string | undefined {
-  let v = headers[name];
+// the headers this module reads, each name at a load of its own (header-reads.ts)
+const CONTENT_ENCODING = firstValueRead(['content-encoding']);
+const COMPRESSION_THRESHOLD = firstValueRead(['x-response-compression-threshold']);
+const ACCEPT_ENCODING = firstValueRead(['accept-encoding']);
+
+function header(
+  headers: RequestHeaders,
+  read: FirstValueRead,
+  name: string,
+  lowerCase: boolean,
+): string | undefined {
+  let v = read(headers);
   if (v === undefined && !lowerCase) {
     for (const k of Object.keys(headers)) if (k.toLowerCase() === name) v = headers[k];
   }
@@ -198,7 +209,7 @@ export async function inflateRequest(
 
 /** The request's `Content-Encoding` when it needs inflating (undefined for none or `identity`). */
 export function requestEncoding(request: ResourceRequest, lowerCase: boolean): string | undefined {
-  const e = header(request.headers, 'content-encoding', lowerCase);
+  const e = header(request.headers, CONTENT_ENCODING, 'content-encoding', lowerCase);
   return e === undefined || e.trim() === '' || e.trim().toLowerCase() === 'identity' ? undefined : e;
 }
 
@@ -271,7 +282,7 @@ function cachedEncoding(
 }
 
 function thresholdOf(request: ResourceRequest, options: ResolvedCompression, lowerCase: boolean): number {
-  const given = header(request.headers, 'x-response-compression-threshold', lowerCase);
+  const given = header(request.headers, COMPRESSION_THRESHOLD, 'x-response-compression-threshold', lowerCase);
   if (given === undefined) return options.threshold;
   const n = Number(given.trim());
   if (!Number.isSafeInteger(n) || n < 0 || given.trim() === '')
@@ -291,7 +302,7 @@ export function compressResponse(
 ): EncodedResponse | Promise<EncodedResponse> {
   const body = out.body;
   if (body === undefined || out.stream !== undefined) return out;
-  const accept = header(request.headers, 'accept-encoding', lowerCase);
+  const accept = header(request.headers, ACCEPT_ENCODING, 'accept-encoding', lowerCase);
   if (accept === undefined) return out;
   const encoding = cachedEncoding(accept, options);
   if (encoding === undefined) return { status: 406, headers: out.headers, body: undefined };

@@ -76,6 +76,7 @@ import { type RequestObserver, type RequestProbe, observeResponse } from '../res
 import { type ResolvedCompression, compressResponse, inflateRequest, requestEncoding } from './compression';
 import { MUX_PATH, type MuxHost, type ResolvedMux, serveMux } from './mux';
 import { hasNoKeys, sharedHeaders } from './http-adapter';
+import { type FirstPresentRead, type FirstValueRead, firstPresentRead, firstValueRead } from './header-reads';
 
 /**
  * The request path (docs/architecture.md, "The request path") as one pipeline of small functions:
@@ -263,6 +264,13 @@ export class ResourcePipeline {
   private readonly versionCache = new Map<string, RequestProtocolVersion>();
   private readonly versionHeaders: readonly string[];
   private readonly methodHeaders: readonly string[];
+  /** The version and method headers' reads, each name at a load of its own (header-reads.ts). */
+  private readonly versionValue: FirstValueRead;
+  private readonly methodValue: FirstValueRead;
+  private readonly versionPresent: FirstPresentRead;
+  private readonly methodPresent: FirstPresentRead;
+  /** Per request filter with `requestOnlyWith`, the read of its header (header-reads.ts). */
+  private readonly onlyWithPresent: ReadonlyMap<RequestFilter, FirstPresentRead>;
   private readonly json: DataCodec;
   /** Response-stage filters in running (reverse) order, per filter list (a resource's or the server's). */
   private readonly responseFilterCache = new WeakMap<readonly RequestFilter[], readonly RequestFilter[]>();
@@ -329,6 +337,15 @@ export class ResourcePipeline {
     );
     this.familyVersionHeaders = config.headers.accepted.map((n) => n.protocolVersion.toLowerCase());
     this.methodHeaders = config.headers.accepted.map((n) => n.method.toLowerCase());
+    this.versionValue = firstValueRead(this.versionHeaders);
+    this.methodValue = firstValueRead(this.methodHeaders);
+    this.versionPresent = firstPresentRead(this.versionHeaders);
+    this.methodPresent = firstPresentRead(this.methodHeaders);
+    this.onlyWithPresent = new Map(
+      this.requestFilters
+        .filter((f) => f.requestOnlyWith !== undefined)
+        .map((f) => [f, firstPresentRead([f.requestOnlyWith!])] as const),
+    );
     this.maxBatchSize = config.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
     this.largestBatch = largestBatchLimit(roots.values(), this.maxBatchSize);
   }
@@ -434,7 +451,11 @@ export class ResourcePipeline {
 
   private skipsRequest(filter: RequestFilter, request: ResourceRequest, lowerCase: boolean): boolean {
     const name = filter.requestOnlyWith;
-    return name !== undefined && !hasHeader(request.headers, name, lowerCase);
+    if (name === undefined) return false;
+    const present = this.onlyWithPresent.get(filter);
+    if (present === undefined) return !hasHeader(request.headers, name, lowerCase);
+    if (present(request.headers) === 0) return false;
+    return lowerCase || getHeader(request.headers, name) === undefined;
   }
 
   /**
@@ -515,7 +536,9 @@ export class ResourcePipeline {
     if (this.families.length > 1 && headers !== state.lowerCaseHeaders)
       state.family = this.familyOf(headers, lowerCase);
     // decode: protocol version, response type
-    const version = this.versionOf(this.readHeader(headers, this.versionHeaders, lowerCase));
+    const version = this.versionOf(
+      this.readHeader(headers, this.versionHeaders, this.versionValue, lowerCase),
+    );
     state.version = version.version;
     state.responseVersion = version.responseValue;
     const accept = headers.accept;
@@ -666,7 +689,12 @@ export class ResourcePipeline {
   /** What the router reads of `request`, its query parsed as `query`. */
   private routingOf(state: RequestState, request: ResourceRequest, query: DataMap): RoutingRequest {
     const headers = request.headers;
-    const methodHeader = this.readHeader(headers, this.methodHeaders, headers === state.lowerCaseHeaders);
+    const methodHeader = this.readHeader(
+      headers,
+      this.methodHeaders,
+      this.methodValue,
+      headers === state.lowerCaseHeaders,
+    );
     return {
       httpMethod: request.method,
       path: request.path,
@@ -1042,6 +1070,12 @@ export class ResourcePipeline {
    * header, else the method header; the configured one (0) when it sends neither.
    */
   private familyOf(headers: RequestHeaders, lowerCase: boolean): number {
+    if (lowerCase) {
+      const v = this.versionPresent(headers);
+      if (v >= 0) return v;
+      const m = this.methodPresent(headers);
+      return m >= 0 ? m : 0;
+    }
     const versions = this.versionHeaders;
     for (let i = 0; i < versions.length; i++) if (hasHeader(headers, versions[i]!, lowerCase)) return i;
     const methods = this.methodHeaders;
@@ -1051,20 +1085,22 @@ export class ResourcePipeline {
 
   /** Whether the request names its method in a header (an empty value names none, as in routing). */
   private hasMethodHeader(headers: RequestHeaders, lowerCase: boolean): boolean {
-    const v = this.readHeader(headers, this.methodHeaders, lowerCase);
+    const v = this.readHeader(headers, this.methodHeaders, this.methodValue, lowerCase);
     return v !== undefined && v !== '';
   }
 
-  /** The value of the first accepted header name present (names lower case, as Node gives them). */
+  /**
+   * The value of the first accepted header name present (names lower case, as Node gives them); `read`
+   * reads `names` as they are (header-reads.ts).
+   */
   private readHeader(
     headers: RequestHeaders,
     names: readonly string[],
+    read: FirstValueRead,
     lowerCase: boolean,
   ): string | undefined {
-    for (const name of names) {
-      const v = headers[name];
-      if (v !== undefined) return typeof v === 'string' ? v : v[0];
-    }
+    const v = read(headers);
+    if (v !== undefined) return typeof v === 'string' ? v : v[0];
     if (lowerCase) return undefined;
     // headers from elsewhere than Node (tests, filters) may not be lower case
     for (const name of names) {
