@@ -111,6 +111,41 @@ describe('SvcIncomingMessage headers', () => {
     expect(entries(ours(raw))).toEqual(entries(nodeHeaders(raw)));
   });
 
+  // a list of names seen twice in a row is built by one object literal from then on (its shape)
+  const SHAPED: ReadonlyArray<readonly [string, readonly string[]]> = [
+    ['table names', ['host', 'connection', 'x-restli-protocol-version']],
+    ['capitalised table names', ['Host', 'Accept', 'Content-Type', 'Content-Length', 'User-Agent']],
+    ['set-cookie among them', ['Set-Cookie', 'Host', 'Cookie']],
+    ['a name twice (never shaped)', ['host', 'accept', 'Accept']],
+    ['a name nobody knows (never shaped)', ['host', 'x-unknown-thing']],
+    ['a single name', ['traceparent']],
+  ];
+  it.each(SHAPED)('equals Node’s for %s, sent again and again with new values', (_name, names) => {
+    for (let round = 0; round < 4; round++) {
+      const raw = names.flatMap((n, i) => [n, `v${round}.${i}`]);
+      for (const join of [false, true]) {
+        expect(entries(ours(raw, { joinDuplicateHeaders: join }))).toEqual(
+          entries(nodeHeaders(raw, { joinDuplicateHeaders: join })),
+        );
+      }
+      // fewer headers kept than sent (maxHeadersCount): not the shape of the whole list
+      expect(entries(ours(raw, { count: raw.length - 2 }))).toEqual(
+        entries(nodeHeaders(raw, { count: raw.length - 2 })),
+      );
+    }
+  });
+
+  it('equals Node’s for more lists of names than it keeps shapes of', () => {
+    const pool = ['host', 'accept', 'connection', 'user-agent', 'authorization', 'x-request-id', 'origin'];
+    for (let list = 0; list < 20; list++) {
+      const names = pool.filter((_, i) => ((list + 1) >> i) % 2 === 1);
+      for (let round = 0; round < 3; round++) {
+        const raw = names.flatMap((n) => [n, `${list}-${round}`]);
+        expect(entries(ours(raw))).toEqual(entries(nodeHeaders(raw)));
+      }
+    }
+  });
+
   it('equals Node’s for random header lists', () => {
     const known = [
       'host',
@@ -204,6 +239,30 @@ describe('servers whose requests are SvcIncomingMessage', () => {
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('SvcIncomingMessage where code cannot be compiled from strings (a CSP)', () => {
+  it('builds each list of names the long way, equal to Node’s', () => {
+    // a fresh copy of the module, whose lists have no shapes yet (this file's tests gave the other one some)
+    let Fresh: typeof IncomingMessage | undefined;
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy (isolateModules)
+      Fresh = (require('../../src/server/incoming-headers') as { SvcIncomingMessage: typeof IncomingMessage })
+        .SvcIncomingMessage;
+    });
+    const real = globalThis.Function;
+    globalThis.Function = function refused() {
+      throw new EvalError('Code generation from strings disallowed for this context');
+    } as unknown as FunctionConstructor;
+    try {
+      for (let round = 0; round < 4; round++) {
+        const raw = ['Host', `h${round}`, 'accept', `a${round}`, 'x-restli-protocol-version', '2.0.0'];
+        expect(entries(message(Fresh!, raw).headers)).toEqual(entries(nodeHeaders(raw)));
+      }
+    } finally {
+      globalThis.Function = real;
     }
   });
 });
