@@ -48,3 +48,4 @@ export {
   MultiplexedRequestError,
 } from './mux';
 export { SvcIncomingMessage } from './incoming-headers';
+export { svcQuerystringParser } from './query-string';

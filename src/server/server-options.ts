@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import { SvcIncomingMessage } from './incoming-headers';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JsonCodec } from '../data';
 import { BASELINE_PROTOCOL_VERSION, buildErrorResponse } from '../protocol';
 import { HttpClientError } from '../resources/errors';
 import { type SvcPluginOptions, resolveSvcOptions, svcFrameworkErrors } from './fastify-plugin';
+import { SvcIncomingMessage } from './incoming-headers';
+import { svcQuerystringParser } from './query-string';
 
 /**
  * The fastify server options a Svc service should start with (`fastify(svcServerOptions())`): fastify's
@@ -52,6 +53,14 @@ export interface SvcFastifyServerOptions {
     readonly requireHostHeader: boolean;
     /** Node's request class with a quicker `headers` (src/server/incoming-headers.ts). */
     readonly IncomingMessage: typeof IncomingMessage;
+  };
+  /**
+   * `querystringParser`: fastify's own (fast-querystring's) with a shortcut for query keys sent again and
+   * again (src/server/query-string.ts), the same objects. A `routerOptions` given after these replaces
+   * them whole; a parser of one's own goes there (fastify 5's place for it, not the top level).
+   */
+  readonly routerOptions: {
+    readonly querystringParser: (input: string) => Record<string, string | string[]>;
   };
   readonly frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => void;
   readonly clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => void;
@@ -100,6 +109,8 @@ export function svcServerOptions(options: SvcServerOptions = {}): SvcFastifyServ
       requireHostHeader: false,
       IncomingMessage: SvcIncomingMessage,
     }),
+    // fastify's query parser with a shortcut for keys it is sent again and again (query-string.ts)
+    routerOptions: Object.freeze({ querystringParser: svcQuerystringParser }),
     frameworkErrors: svcFrameworkErrors(pluginOptions),
     clientErrorHandler: svcClientErrorHandler(pluginOptions),
   });
