@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { firstPresentRead, firstValueRead } from '../../src/server/header-reads';
 import type { RequestHeaders } from '../../src/resources/request';
+import { withoutCodeFromStrings } from '../support/no-code-from-strings';
 
 function loopValue(names: readonly string[], h: RequestHeaders): unknown {
   for (const name of names) if (h[name] !== undefined) return h[name];
@@ -75,11 +76,7 @@ describe('compiled header reads', () => {
   });
 
   it('are loops with the same answers where code cannot be compiled from strings (a CSP)', () => {
-    const real = globalThis.Function;
-    globalThis.Function = function refused() {
-      throw new EvalError('Code generation from strings disallowed for this context');
-    } as unknown as FunctionConstructor;
-    try {
+    withoutCodeFromStrings(() => {
       const value = firstValueRead(NAMES);
       const present = firstPresentRead(NAMES);
       expect(value.name).not.toBe('firstValue');
@@ -88,9 +85,7 @@ describe('compiled header reads', () => {
         expect(value(headers)).toEqual(loopValue(NAMES, headers));
         expect(present(headers)).toBe(loopPresent(NAMES, headers));
       }
-    } finally {
-      globalThis.Function = real;
-    }
+    });
   });
 
   it('compile to functions named for what they read', () => {

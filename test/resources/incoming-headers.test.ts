@@ -10,6 +10,7 @@ import net, { type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { createSvcServer, svcServerOptions } from '../../src';
 import { SvcIncomingMessage, knowHeaderNames } from '../../src/server/incoming-headers';
+import { freshModules, withoutCodeFromStrings } from '../support/no-code-from-strings';
 
 const nodeGetter = Object.getOwnPropertyDescriptor(IncomingMessage.prototype, 'headers')!.get!;
 
@@ -246,23 +247,14 @@ describe('servers whose requests are SvcIncomingMessage', () => {
 describe('SvcIncomingMessage where code cannot be compiled from strings (a CSP)', () => {
   it('builds each list of names the long way, equal to Node’s', () => {
     // a fresh copy of the module, whose lists have no shapes yet (this file's tests gave the other one some)
-    let Fresh: typeof IncomingMessage | undefined;
-    jest.isolateModules(() => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy (isolateModules)
-      Fresh = (require('../../src/server/incoming-headers') as { SvcIncomingMessage: typeof IncomingMessage })
-        .SvcIncomingMessage;
-    });
-    const real = globalThis.Function;
-    globalThis.Function = function refused() {
-      throw new EvalError('Code generation from strings disallowed for this context');
-    } as unknown as FunctionConstructor;
-    try {
+    const [{ SvcIncomingMessage: Fresh }] = freshModules<[{ SvcIncomingMessage: typeof IncomingMessage }]>(
+      require.resolve('../../src/server/incoming-headers'),
+    );
+    withoutCodeFromStrings(() => {
       for (let round = 0; round < 4; round++) {
         const raw = ['Host', `h${round}`, 'accept', `a${round}`, 'x-restli-protocol-version', '2.0.0'];
-        expect(entries(message(Fresh!, raw).headers)).toEqual(entries(nodeHeaders(raw)));
+        expect(entries(message(Fresh, raw).headers)).toEqual(entries(nodeHeaders(raw)));
       }
-    } finally {
-      globalThis.Function = real;
-    }
+    });
   });
 });

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { parse } from 'fast-querystring';
 import { svcServerOptions } from '../../src';
 import { svcQuerystringParser } from '../../src/server/query-string';
+import { freshModules, withoutCodeFromStrings } from '../support/no-code-from-strings';
 
 /** fastify's parser when none is given (find-my-way's default). */
 const fastifys = (q: string): Record<string, unknown> => (q.length === 0 ? {} : parse(q));
@@ -73,29 +74,16 @@ describe('svcQuerystringParser', () => {
 
 describe('svcQuerystringParser where code cannot be compiled from strings (a CSP)', () => {
   it('parses every query fast-querystring’s way', () => {
-    let fresh: typeof svcQuerystringParser | undefined;
-    let freshParse: typeof parse | undefined;
-    jest.isolateModules(() => {
-      // the fresh copy's fast-querystring is a fresh copy too (its objects' prototype is another)
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy (isolateModules)
-      freshParse = (require('fast-querystring') as { parse: typeof parse }).parse;
-      fresh =
-        // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy (isolateModules)
-        (require('../../src/server/query-string') as { svcQuerystringParser: typeof svcQuerystringParser })
-          .svcQuerystringParser;
-    });
-    const real = globalThis.Function;
-    globalThis.Function = function refused() {
-      throw new EvalError('Code generation from strings disallowed for this context');
-    } as unknown as FunctionConstructor;
-    try {
+    // fresh copies: no key lists learnt yet; the fresh fast-querystring's objects have a prototype of their own
+    const [{ svcQuerystringParser: fresh }, { parse: freshParse }] = freshModules<
+      [{ svcQuerystringParser: typeof svcQuerystringParser }, { parse: typeof parse }]
+    >(require.resolve('../../src/server/query-string'), require.resolve('fast-querystring'));
+    withoutCodeFromStrings(() => {
       for (let round = 0; round < 4; round++) {
         const q = `q=search&count=${round}`;
-        expectSame(fresh!(q), q, freshParse);
+        expectSame(fresh(q), q, freshParse);
       }
-    } finally {
-      globalThis.Function = real;
-    }
+    });
   });
 });
 

@@ -29,6 +29,7 @@ import { generatedCheckSource, generateCheck } from '../../../src/schema/validat
 import { nodeFor } from '../../../src/schema/validation/compile-validator';
 import { decimalIntegerPart } from '../../../src/schema/validation/coerce';
 import { optionsIndex } from '../../../src/schema/validation/validation-options';
+import { withoutCodeFromStrings } from '../../support/no-code-from-strings';
 
 const json = new JsonCodec();
 
@@ -226,12 +227,7 @@ describe('the generated fast path', () => {
   });
 
   it('falls back to the closures where code generation from strings is not allowed', () => {
-    const original = globalThis.Function;
-    const refuse = function (): never {
-      throw new EvalError('Code generation from strings disallowed for this context');
-    } as unknown as FunctionConstructor;
-    globalThis.Function = refuse;
-    try {
+    withoutCodeFromStrings(() => {
       expect(generateCheck(schema, DEFAULT_VALIDATION_OPTIONS)).toBeUndefined();
       // a schema never compiled before, so validate has to decide now
       const fresh = parseSchema(
@@ -239,9 +235,7 @@ describe('the generated fast path', () => {
       );
       expect(validate(new DataMap([['i', 1]]), fresh).isValid()).toBe(true);
       expect(validate(new DataMap([['i', 'x']]), fresh).isValid()).toBe(false);
-    } finally {
-      globalThis.Function = original;
-    }
+    });
   });
 });
 
