@@ -164,9 +164,10 @@ const keysSet: string[] = [];
 
 /**
  * A list of raw header names (as spelled, in order) whose headers object is built by one object literal:
- * every name a table name, none twice. Why: a client sends the same names in the same order on every
- * request, and setting each key on a new object (a keyed store that adds a property) took ~250
- * instructions a header; the literal takes the object's final shape at once (see {@link shapedHeaders}).
+ * every name a table name, none twice, the list seen twice before. Why: a client sends the same names in
+ * the same order on every request, and setting each key on a new object (a keyed store that adds a
+ * property) took ~250 instructions a header; the literal takes the object's final shape at once (see
+ * {@link shapedHeaders}).
  * A get by id (3 headers) through createSvcServer 66.1k → 64.2k instructions, through svcPlugin 68.8k →
  * 67.5k (callgrind over HTTP, bench/resources).
  * Where code cannot be compiled from strings, every list is built the long way.
@@ -179,8 +180,12 @@ interface Shape {
 /** The shapes compiled so far; bounded, never evicted (a server's clients send a few lists of names). */
 const shapes: Shape[] = [];
 const MAX_SHAPES = 8;
-/** The last list that could have a shape: a list is compiled the second time in a row it is seen. */
-let lastCandidate: readonly string[] | undefined;
+/**
+ * Lists that could have a shape, seen once, by their names joined by newlines (which no name holds): a list
+ * is compiled the second time it is seen (clients taking turns each get theirs).
+ */
+const seen = new Set<string>();
+const MAX_SEEN = 64;
 /** Whether code can be compiled from strings here (false under a policy that forbids it). */
 let canCompile = true;
 
@@ -199,12 +204,13 @@ function shapedHeaders(raw: readonly string[], n: number): Record<string, unknow
 
 /** Notes a list of names built the long way that could have a shape (`keys`: their table keys). */
 function candidate(names: readonly string[], keys: readonly Known[]): void {
-  const last = lastCandidate;
-  if (last === undefined || last.length !== names.length || last.some((name, i) => name !== names[i])) {
-    lastCandidate = names;
+  const text = names.join('\n');
+  if (!seen.has(text)) {
+    if (seen.size >= MAX_SEEN) seen.clear();
+    seen.add(text);
     return;
   }
-  lastCandidate = undefined;
+  seen.delete(text);
   let literal = '';
   keys.forEach((known, i) => {
     literal += `${JSON.stringify(known.key)}: ${known.rule === Rule.LIST ? `[r[${2 * i + 1}]]` : `r[${2 * i + 1}]`}, `;
