@@ -269,8 +269,8 @@ export class ResourcePipeline {
   private readonly methodValue: FirstValueRead;
   private readonly versionPresent: FirstPresentRead;
   private readonly methodPresent: FirstPresentRead;
-  /** Per request filter with `requestOnlyWith`, the read of its header (header-reads.ts). */
-  private readonly onlyWithPresent: ReadonlyMap<RequestFilter, FirstPresentRead>;
+  /** Per request filter (by index), the read of its `requestOnlyWith` header (header-reads.ts). */
+  private readonly onlyWithPresent: ReadonlyArray<FirstPresentRead | undefined>;
   private readonly json: DataCodec;
   /** Response-stage filters in running (reverse) order, per filter list (a resource's or the server's). */
   private readonly responseFilterCache = new WeakMap<readonly RequestFilter[], readonly RequestFilter[]>();
@@ -341,10 +341,8 @@ export class ResourcePipeline {
     this.methodValue = firstValueRead(this.methodHeaders);
     this.versionPresent = firstPresentRead(this.versionHeaders);
     this.methodPresent = firstPresentRead(this.methodHeaders);
-    this.onlyWithPresent = new Map(
-      this.requestFilters
-        .filter((f) => f.requestOnlyWith !== undefined)
-        .map((f) => [f, firstPresentRead([f.requestOnlyWith!])] as const),
+    this.onlyWithPresent = this.requestFilters.map((f) =>
+      f.requestOnlyWith === undefined ? undefined : firstPresentRead([f.requestOnlyWith]),
     );
     this.maxBatchSize = config.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
     this.largestBatch = largestBatchLimit(roots.values(), this.maxBatchSize);
@@ -442,20 +440,17 @@ export class ResourcePipeline {
   private requestFiltersFor(request: ResourceRequest, lowerCase: boolean): readonly RequestFilter[] {
     const filters = this.requestFilters;
     let skipped = 0;
-    for (let i = 0; i < filters.length; i++)
-      if (this.skipsRequest(filters[i]!, request, lowerCase)) skipped++;
+    for (let i = 0; i < filters.length; i++) if (this.skipsRequest(i, request, lowerCase)) skipped++;
     if (skipped === 0) return filters;
     if (skipped === filters.length) return NO_FILTERS;
-    return filters.filter((f) => !this.skipsRequest(f, request, lowerCase));
+    return filters.filter((_, i) => !this.skipsRequest(i, request, lowerCase));
   }
 
-  private skipsRequest(filter: RequestFilter, request: ResourceRequest, lowerCase: boolean): boolean {
-    const name = filter.requestOnlyWith;
-    if (name === undefined) return false;
-    const present = this.onlyWithPresent.get(filter);
-    if (present === undefined) return !hasHeader(request.headers, name, lowerCase);
-    if (present(request.headers) === 0) return false;
-    return lowerCase || getHeader(request.headers, name) === undefined;
+  /** Whether request filter `i` (of `requestFilters`) skips `request`: its `requestOnlyWith` header is absent. */
+  private skipsRequest(i: number, request: ResourceRequest, lowerCase: boolean): boolean {
+    const present = this.onlyWithPresent[i];
+    if (present === undefined || present(request.headers) === 0) return false;
+    return lowerCase || getHeader(request.headers, this.requestFilters[i]!.requestOnlyWith!) === undefined;
   }
 
   /**
