@@ -207,9 +207,12 @@ function check(inv: Invocation, options: Required<ValidationFilterOptions>): voi
       // the binder's own parameters: a value of a type valid when bound was checked as it was read
       const bound = (inv.ctx as Partial<Context>).boundParams === input.params;
       for (const p of inv.target.params.params) {
-        const value = input.params[p.name];
-        if (value === undefined || p.assocPart !== undefined || p.attachments === true) continue;
+        if (p.assocPart !== undefined || p.attachments === true) continue;
+        // before the value's read: `params[name]` by a variable name is a megamorphic load (~0.3k
+        // instructions of the example's finder, callgrind over HTTP) that a parameter skipped here never needs
         if (bound && p.type.validWhenBound === true) continue;
+        const value = input.params[p.name];
+        if (value === undefined) continue;
         const data: DataValue = p.type.toData(value);
         const r = validate(data, p.type.schema(), { requiredMode: mode, coercionMode: CoercionMode.NORMAL });
         if (!r.isValid()) text += prefixed(r.getMessages(), [p.name]);
