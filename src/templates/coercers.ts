@@ -240,10 +240,10 @@ const BYTES = /* @__PURE__ */ primitive<ByteString>(
   },
 );
 
-/** Coercer of a generated enum (a TypeScript string enum whose values are the symbols, plus `$UNKNOWN`). */
 /** Enums of at most this many symbols are searched by compares, not hashed (see `enumOf`). */
 const SMALL_ENUM = 8;
 
+/** Coercer of a generated enum (a TypeScript string enum whose values are the symbols, plus `$UNKNOWN`). */
 function enumOf<E extends string>(values: () => EnumObject<E>, typeName: string): Coercer<E> {
   let known: ReadonlyMap<string, string> | undefined;
   const symbols = (): ReadonlyMap<string, string> => (known ??= enumConstants(values()));
