@@ -1,4 +1,5 @@
 import type { RequestHeaders } from '../resources/request';
+import { compiledFunction } from './compiled-code';
 
 /**
  * Reads of request headers by names fixed when the pipeline is built (the protocol's version and method
@@ -48,11 +49,5 @@ export function firstPresentRead(names: readonly string[]): FirstPresentRead {
 }
 
 function compiled<F>(body: string, loop: F): F {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- see the module comment: constant names
-    return (new Function(body) as () => F)();
-  } catch (err) {
-    if (err instanceof EvalError) return loop;
-    throw err;
-  }
+  return compiledFunction<F>([], body, []) ?? loop;
 }

@@ -1,5 +1,6 @@
 import { IncomingMessage, type IncomingHttpHeaders } from 'node:http';
 import { ownSymbol } from './http-adapter';
+import { SecondSightings, compiledFunction } from './compiled-code';
 
 /**
  * Node's `IncomingMessage` with a quicker `headers`: the same object, key for key and value for value, built
@@ -181,11 +182,10 @@ interface Shape {
 const shapes: Shape[] = [];
 const MAX_SHAPES = 8;
 /**
- * Lists that could have a shape, seen once, by their names joined by newlines (which no name holds): a list
- * is compiled the second time it is seen (clients taking turns each get theirs).
+ * Lists that could have a shape, by their names joined by newlines (which no name holds): a list is compiled
+ * the second time it is seen (clients taking turns each get theirs).
  */
-const seen = new Set<string>();
-const MAX_SEEN = 64;
+const sightings = new SecondSightings();
 /** Whether code can be compiled from strings here (false under a policy that forbids it). */
 let canCompile = true;
 
@@ -204,26 +204,18 @@ function shapedHeaders(raw: readonly string[], n: number): Record<string, unknow
 
 /** Notes a list of names built the long way that could have a shape (`keys`: their table keys). */
 function candidate(names: readonly string[], keys: readonly Known[]): void {
-  const text = names.join('\n');
-  if (!seen.has(text)) {
-    if (seen.size >= MAX_SEEN) seen.clear();
-    seen.add(text);
-    return;
-  }
-  seen.delete(text);
+  if (!sightings.second(names.join('\n'))) return;
   let literal = '';
   keys.forEach((known, i) => {
     literal += `${JSON.stringify(known.key)}: ${known.rule === Rule.LIST ? `[r[${2 * i + 1}]]` : `r[${2 * i + 1}]`}, `;
   });
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- table names as constant keys (see Shape)
-    const factory = new Function(`"use strict"; return function build(r) { return { ${literal}}; };`);
-    const build = (factory as () => Shape['build'])();
-    shapes.push({ names, build });
-  } catch (err) {
-    if (!(err instanceof EvalError)) throw err;
-    canCompile = false;
-  }
+  const build = compiledFunction<Shape['build']>(
+    [],
+    `"use strict"; return function build(r) { return { ${literal}}; };`,
+    [],
+  );
+  if (build === undefined) canCompile = false;
+  else shapes.push({ names, build });
 }
 
 /** The getter (see the module comment); the same steps as Node's `_addHeaderLine`, per rule. */

@@ -1,4 +1,5 @@
 import { parse as parseQueryString } from 'fast-querystring';
+import { SecondSightings, compiledFunction } from './compiled-code';
 
 /**
  * fastify's query string parser (find-my-way's: fast-querystring's `parse`) with a shortcut for the query
@@ -33,9 +34,8 @@ interface Keys {
 /** Key lists matched in place (see the module comment); bounded, never evicted. */
 const known: Keys[] = [];
 const MAX_KNOWN = 8;
-/** Key lists parsed the long way once, by their text: a list is compiled the second time it is seen. */
-const seen = new Set<string>();
-const MAX_SEEN = 64;
+/** Key lists parsed the long way, by their text: a list is compiled the second time it is seen. */
+const sightings = new SecondSightings();
 /** Whether code can be compiled from strings here (false under a policy that forbids it). */
 let canCompile = true;
 
@@ -66,29 +66,14 @@ function learn(parsed: Record<string, string | string[]>): void {
     if (typeof parsed[key] !== 'string' || /[%+=&]/.test(key)) return;
   }
   // the keys joined by `&`, which none of them holds: one text per list
-  const text = keys.join('&');
-  if (!seen.has(text)) {
-    if (seen.size >= MAX_SEEN) seen.clear();
-    seen.add(text);
-    return;
-  }
-  seen.delete(text);
+  if (!sightings.second(keys.join('&'))) return;
   let body = `"use strict"; return function build(m) { const o = Object.create(P);`;
   keys.forEach((key, i) => (body += ` o[${JSON.stringify(key)}] = m[${i + 1}];`));
   // fast-querystring turns `+` into a space and decodes `%XX`: values with either take its way
   const pattern = new RegExp(`^${keys.map((key) => `${escapeRegExp(key)}=([^&%+]*)`).join('&')}$`);
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the keys as constants (module comment)
-    const factory = new Function('P', `${body} return o; };`);
-    known.push({
-      first: keys[0]!.charCodeAt(0),
-      pattern,
-      build: (factory as (p: object) => Build)(PROTOTYPE),
-    });
-  } catch (err) {
-    if (!(err instanceof EvalError)) throw err;
-    canCompile = false;
-  }
+  const build = compiledFunction<Build>(['P'], `${body} return o; };`, [PROTOTYPE]);
+  if (build === undefined) canCompile = false;
+  else known.push({ first: keys[0]!.charCodeAt(0), pattern, build });
 }
 
 function escapeRegExp(text: string): string {
