@@ -1,8 +1,9 @@
 /**
  * Functions compiled from strings for the request path's hottest reads and builds (header-reads.ts,
- * incoming-headers.ts, query-string.ts): names known only at run time (a server's header names, a client's
- * list of headers or query keys) become constants of the compiled code, each read or store then with an
- * inline cache of its own. Each module measured its gain where it compiles.
+ * incoming-headers.ts, query-string.ts; second-sightings.ts says when a list is worth it): names known
+ * only at run time (a server's header names, a client's list of headers or query keys) become constants
+ * of the compiled code, each read or store then with an inline cache of its own. Each module measured its
+ * gain where it compiles.
  */
 
 /**
@@ -22,26 +23,5 @@ export function compiledFunction<F>(
   } catch (err) {
     if (err instanceof EvalError) return undefined;
     throw err;
-  }
-}
-
-/**
- * Texts (a list of names, keys...) remembered when first seen, so that code is compiled for a list only the
- * second time it comes: a list seen once is not worth a compile. Bounded: past `max` texts, all are forgotten.
- */
-export class SecondSightings {
-  readonly #seen = new Set<string>();
-  readonly #max: number;
-
-  constructor(max = 64) {
-    this.#max = max;
-  }
-
-  /** True the second time `text` is seen (it is then forgotten); false the first time (it is remembered). */
-  second(text: string): boolean {
-    if (this.#seen.delete(text)) return true;
-    if (this.#seen.size >= this.#max) this.#seen.clear();
-    this.#seen.add(text);
-    return false;
   }
 }

@@ -1,6 +1,7 @@
 import { IncomingMessage, type IncomingHttpHeaders } from 'node:http';
 import { ownSymbol } from './http-adapter';
-import { SecondSightings, compiledFunction } from './compiled-code';
+import { compiledFunction } from './compiled-code';
+import { SecondSightings } from './second-sightings';
 
 /**
  * Node's `IncomingMessage` with a quicker `headers`: the same object, key for key and value for value, built

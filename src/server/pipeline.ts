@@ -77,6 +77,7 @@ import { type ResolvedCompression, compressResponse, inflateRequest, requestEnco
 import { MUX_PATH, type MuxHost, type ResolvedMux, serveMux } from './mux';
 import { hasNoKeys, sharedHeaders } from './http-adapter';
 import { type FirstPresentRead, type FirstValueRead, firstPresentRead, firstValueRead } from './header-reads';
+import { SecondSightings } from './second-sightings';
 
 /**
  * The request path (docs/architecture.md, "The request path") as one pipeline of small functions:
@@ -310,8 +311,8 @@ export class ResourcePipeline {
   private lastKeptQuery: { readonly raw: string; readonly query: DataMap } | undefined;
   private lastKeptQuery1: { readonly raw: string; readonly query: DataMap } | undefined;
   /** Texts seen once and not kept yet, 1.0.0's apart: {@link parsedQuery} keeps a text the second time. */
-  private readonly querySeen = new Set<string>();
-  private readonly querySeen1 = new Set<string>();
+  private readonly querySeen = new SecondSightings(QUERY_SEEN_LIMIT);
+  private readonly querySeen1 = new SecondSightings(QUERY_SEEN_LIMIT);
   /** The last version header value and what it resolved to: clients send the same one every time. */
   private lastVersion:
     { readonly header: string | undefined; readonly version: RequestProtocolVersion } | undefined;
@@ -640,12 +641,7 @@ export class ResourcePipeline {
     }
     const query = parseQueryParams(raw, { requestUri, protocol1 });
     if (raw.length > QUERY_CACHE_TEXT) return query;
-    const seen = protocol1 ? this.querySeen1 : this.querySeen;
-    if (!seen.delete(raw)) {
-      if (seen.size >= QUERY_SEEN_LIMIT) seen.clear();
-      seen.add(raw);
-      return query;
-    }
+    if (!(protocol1 ? this.querySeen1 : this.querySeen).second(raw)) return query;
     for (const [, value] of query.entries()) if (!flatValue(value)) return query;
     query.makeReadOnly();
     if (cache.size >= QUERY_CACHE_LIMIT) cache.clear();

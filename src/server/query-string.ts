@@ -1,5 +1,6 @@
 import { parse as parseQueryString } from 'fast-querystring';
-import { SecondSightings, compiledFunction } from './compiled-code';
+import { compiledFunction } from './compiled-code';
+import { SecondSightings } from './second-sightings';
 
 /**
  * fastify's query string parser (find-my-way's: fast-querystring's `parse`) with a shortcut for the query
