@@ -236,8 +236,7 @@ function buildHeaders(
   message[kHeaders] = dest;
   const joinDuplicates = (message as { joinDuplicateHeaders?: boolean }).joinDuplicateHeaders === true;
   // the table names of the headers so far, while each is one (none twice): a list that may get a shape
-  const shapeable: Known[] | undefined = canCompile && shapes.length < MAX_SHAPES ? [] : undefined;
-  let shaped = shapeable !== undefined;
+  let shapeable: Known[] | undefined = canCompile && shapes.length < MAX_SHAPES ? [] : undefined;
   let set = 0;
   for (let i = 0; i < n; i += 2) {
     const name = raw[i]!;
@@ -250,7 +249,7 @@ function buildHeaders(
         // a name not in the table: Node's own step, so that its rules hold for every name (its key is no
         // table name's: those were matched above)
         add.call(message, name, value, dest);
-        shaped = false;
+        shapeable = undefined;
         continue;
       }
     }
@@ -264,10 +263,10 @@ function buildHeaders(
     if (!again) {
       keysSet[set++] = key;
       dest[key] = known.rule === Rule.LIST ? [value] : value;
-      if (shaped) shapeable!.push(known);
+      shapeable?.push(known);
       continue;
     }
-    shaped = false;
+    shapeable = undefined;
     // a key set before holds what its first header set: a string, or set-cookie's array
     const rule = known.rule;
     if (rule === Rule.JOIN) dest[key] = `${dest[key] as string}, ${value}`;
@@ -276,10 +275,10 @@ function buildHeaders(
     else if (joinDuplicates) dest[key] = `${dest[key] as string}, ${value}`;
     // else Node drops the duplicate
   }
-  if (shaped && n > 0) {
+  if (shapeable !== undefined && n > 0) {
     const names: string[] = [];
     for (let i = 0; i < n; i += 2) names.push(raw[i]!);
-    candidate(names, shapeable!);
+    candidate(names, shapeable);
   }
   return dest as IncomingHttpHeaders;
 }

@@ -246,21 +246,23 @@ const SMALL_ENUM = 8;
 /** Coercer of a generated enum (a TypeScript string enum whose values are the symbols, plus `$UNKNOWN`). */
 function enumOf<E extends string>(values: () => EnumObject<E>, typeName: string): Coercer<E> {
   let known: ReadonlyMap<string, string> | undefined;
-  const symbols = (): ReadonlyMap<string, string> => (known ??= enumConstants(values()));
+  // An enum of a few symbols is searched by compares (a pointer compare each, for the constants that stored
+  // records hold), not hashed: the example's finder reads 30 photos whose format changes 7 times, and those
+  // 7 Map look-ups were ~0.5k instructions of its ~130k (callgrind over HTTP; findPhotos 3.7k → 3.3k).
+  let few: readonly string[] | undefined;
+  const symbols = (): ReadonlyMap<string, string> => {
+    if (known === undefined) {
+      known = enumConstants(values());
+      if (known.size <= SMALL_ENUM) few = [...known.values()];
+    }
+    return known;
+  };
   // The last symbol found: records of a kind mostly hold the same few symbols, and a string compare
   // (a pointer compare for the generated constants) costs a fraction of the Map's hash lookup. Measured
   // in-process: getFormat() of the example's 30 photos (25 PNG) 327 → 133 ns, against 110 ns for as many
   // `DataMap.get`s; the example's finder over them 400 → 179 ns. NUL is in no symbol: the first compare
   // misses.
   let last = '\u0000';
-  // An enum of a few symbols is searched by compares (a pointer compare each, for the constants that stored
-  // records hold), not hashed: the example's finder reads 30 photos whose format changes 7 times, and those
-  // 7 Map look-ups were ~0.5k instructions of its ~130k (callgrind over HTTP; findPhotos 3.7k → 3.3k).
-  let few: readonly string[] | null | undefined;
-  const small = (): readonly string[] | undefined => {
-    if (few === undefined) few = symbols().size <= SMALL_ENUM ? [...symbols().values()] : null;
-    return few ?? undefined;
-  };
   /**
    * The generated constant of the symbol `v` spells (see `enumConstants`), undefined when it spells none;
    * `last` stays a constant, so that the next compare with a constant is a pointer compare.
@@ -268,12 +270,12 @@ function enumOf<E extends string>(values: () => EnumObject<E>, typeName: string)
   const symbolOf = (v: unknown): string | undefined => {
     if (v === last) return last;
     if (typeof v !== 'string') return undefined;
-    const few = small();
+    const map = symbols();
     if (few !== undefined) {
       for (let i = 0; i < few.length; i++) if (few[i] === v) return (last = few[i]!);
       return undefined;
     }
-    const s = symbols().get(v);
+    const s = map.get(v);
     if (s !== undefined) last = s;
     return s;
   };
