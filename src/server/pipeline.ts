@@ -263,6 +263,7 @@ export class ResourcePipeline {
   private readonly responseTypes: readonly string[];
   private readonly acceptCache = new Map<string, string>();
   private readonly versionCache = new Map<string, RequestProtocolVersion>();
+  /** Per accepted header family, its protocol version header (lower case): read, and written back. */
   private readonly versionHeaders: readonly string[];
   private readonly methodHeaders: readonly string[];
   /** The version and method headers' reads, each name at a load of its own (header-reads.ts). */
@@ -281,7 +282,6 @@ export class ResourcePipeline {
   private readonly plainHeaderCache = new Map<string, Map<string, { readonly [name: string]: string }>>();
   /** Per accepted header family (0: the configured one), the config whose headers write that family. */
   private readonly families: readonly PipelineConfig[];
-  private readonly familyVersionHeaders: readonly string[];
   /** The server's `maxBatchSize`, and the largest limit of any method (lists longer are counted first). */
   private readonly maxBatchSize: number;
   private readonly largestBatch: number;
@@ -336,7 +336,6 @@ export class ResourcePipeline {
             headers: new ProtocolHeaders({ headerPrefix: names.prefix, acceptPrefixes: prefixes }),
           },
     );
-    this.familyVersionHeaders = config.headers.accepted.map((n) => n.protocolVersion.toLowerCase());
     this.methodHeaders = config.headers.accepted.map((n) => n.method.toLowerCase());
     this.versionValue = firstValueRead(this.versionHeaders);
     this.methodValue = firstValueRead(this.methodHeaders);
@@ -1192,7 +1191,7 @@ export class ResourcePipeline {
     if (extra === undefined && hasNoKeys(response.headers)) {
       headers = this.plainHeaders(state.family, version, type);
     } else {
-      const h: Record<string, string> = { [this.familyVersionHeaders[state.family]!]: version };
+      const h: Record<string, string> = { [this.versionHeaders[state.family]!]: version };
       for (const name of Object.keys(response.headers)) h[name] = response.headers[name]!;
       if (extra !== undefined) for (const name of Object.keys(extra)) h[name] = extra[name]!;
       if (type !== undefined) h['content-type'] = type;
@@ -1253,7 +1252,7 @@ export class ResourcePipeline {
     const key = type ?? '';
     let headers = byType.get(key);
     if (headers === undefined) {
-      const h: Record<string, string> = { [this.familyVersionHeaders[family]!]: version };
+      const h: Record<string, string> = { [this.versionHeaders[family]!]: version };
       if (type !== undefined) h['content-type'] = type;
       headers = sharedHeaders(h);
       byType.set(key, headers);
