@@ -1,4 +1,3 @@
-import { SvcIncomingMessage } from '../server/incoming-headers';
 import http2 from 'node:http2';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
@@ -8,6 +7,7 @@ import { answerExpectations, answerHalfClosedRequests } from '../server/http-ada
 import type { FastifyHttp2SecureOptions } from 'fastify';
 import { DEFAULT_SERVER_TIMEOUTS, type SvcServerOptions, svcServerOptions } from '../server/server-options';
 import { SecurityOptionsError } from './errors';
+import { SvcIncomingMessage } from '../server/incoming-headers';
 
 /**
  * TLS and HTTP/2 for both adapters. With `http2` (the default) the server speaks HTTP/2 to clients that

@@ -1,4 +1,3 @@
-import { knowHeaderNames } from './incoming-headers';
 import { Readable } from 'node:stream';
 import { pacedBody, pacedBytes } from './paced-body';
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
@@ -38,6 +37,7 @@ import type { DocumentationOptions } from '../resources/documentation-routes';
 import { addFastifyDocumentationRoutes } from './documentation-adapters';
 import { sendDirect } from './fastify-direct-send';
 import { takeOverConnectionTimeout } from './idle-connections';
+import { knowHeaderNames } from './incoming-headers';
 
 /**
  * The resource server as a fastify plugin, so that a service keeps fastify's ecosystem (pino logging,

@@ -1,5 +1,4 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { SvcIncomingMessage } from './incoming-headers';
 import type { AddressInfo } from 'node:net';
 import { rawPathOf, rawQueryOf } from '../protocol';
 import { HttpClientError, RequestBodyError, SvcPluginOptionsError } from '../resources/errors';
@@ -34,6 +33,7 @@ import { pacedBody, pacedBytes } from './paced-body';
 import { closeIdleConnectionsAfter } from './idle-connections';
 import { type SvcCorsOptions, corsHandler } from './cors';
 import { requestLoggers } from './request-logger';
+import { SvcIncomingMessage } from './incoming-headers';
 
 /**
  * The resource server without fastify: the same pipeline, filters and wire behaviour as `svcPlugin`, run

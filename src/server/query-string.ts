@@ -13,8 +13,9 @@ import { SecondSightings } from './second-sightings';
  * property, through a keyed store that is megamorphic across names. Here a query whose keys are, in the
  * same order, those of a query parsed the long way twice before (plain keys, each once; at most 8 such
  * lists) and whose values need no decoding is matched by one regular expression of those keys, and its
- * object is made by a function compiled with the keys as constants. Measured on the example's finder page through svcPlugin
- * (callgrind over HTTP, bench/resources): 127.6k → 124.7k instructions a request, bare fastify 119.4k.
+ * object is made by a function compiled with the keys as constants. Measured on the example's finder page
+ * through svcPlugin (callgrind over HTTP, bench/resources): 127.6k → 124.7k instructions a request, bare
+ * fastify 119.4k.
  * Anything else (a `%` or `+` to decode, a key twice, keys in another order) is parsed by fast-querystring,
  * after at most one regular expression per known list whose first key starts with the query's first char
  * (a few hundred instructions each, against ~3-4k for the parse of a three-key query), and, until 8 lists
