@@ -24,7 +24,7 @@ module.exports = {
       displayName: 'node-server',
       testMatch: [
         // the files that start a server (test/resources/support/http.ts startServer)
-        '<rootDir>/test/resources/{attachments,batch-finder,batch-limits,collection,compression,filters,header-families,interface,keys,malformed,mux,observer,reactive-handlers,routing,validation,wire}.test.ts',
+        '<rootDir>/test/resources/{attachments,batch-finder,batch-get-list,batch-limits,collection,compression,filters,header-families,interface,keys,malformed,mux,observer,reactive-handlers,routing,validation,wire}.test.ts',
         '<rootDir>/test/e2e/{alternative-keys,attachment-abort,forwarded-attachment-abort,typed-batch-finder,typed-client-rx,typed-client-shapes}.test.ts',
         '<rootDir>/test/queue/jobs-resource.test.ts',
         '<rootDir>/test/openapi/serve.test.ts',

@@ -81,14 +81,8 @@ export function photosResource(lib: PhotoStore, options: ExampleResourceOptions 
           return photo.copy().setImage(`cid:${image.getAttachmentID()}`);
         });
       }),
-    batchGet: (ids) =>
-      then(all(ids.map((id) => lib.getPhoto(id))), (photos) => {
-        const found = new Map<number | bigint, Photo>();
-        photos.forEach((p, i) => {
-          if (p !== undefined) found.set(ids[i]!, p);
-        });
-        return found;
-      }),
+    // the photos in the order of the ids, undefined for an id with none (left out of the answer)
+    batchGet: (ids) => all(ids.map((id) => lib.getPhoto(id))),
     // the created photo is returned too, unless the request says $returnEntity=false. Its image, if any,
     // comes as an attachment of a multipart/related request that `image: "cid:<id>"` points at: it is
     // streamed into the queue's blob store as it arrives and a `photo.process` job is queued, so the answer

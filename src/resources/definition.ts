@@ -80,8 +80,17 @@ export interface BatchGetOutcome<K, V> {
   readonly errors?: Iterable<readonly [K, ServiceError]>;
 }
 
-/** What batch_get returns: entities by key (missing keys stay missing), or a {@link BatchGetOutcome}. */
-export type BatchGetReturn<K, V> = ReadonlyMap<K, V> | BatchGetOutcome<K, V>;
+/**
+ * What batch_get returns: entities by key (missing keys stay missing), a {@link BatchGetOutcome}, or a list
+ * answering the keys the handler was given in their order, one entry per key (as a DataLoader batch
+ * function answers): the key's entity, `undefined` or `null` for a key with none (left out of the response,
+ * as a key missing from a Map), or a `ServiceError` for that key alone. A list of another length is a
+ * handler error (500).
+ */
+export type BatchGetReturn<K, V> =
+  | ReadonlyMap<K, V>
+  | BatchGetOutcome<K, V>
+  | ReadonlyArray<V | ServiceError | null | undefined>;
 
 /** One key's outcome in a batch update, partial update or delete. */
 export type BatchItemOutcome<V> = UpdateOutcome | UpdateEntityOutcome<V> | ServiceError;

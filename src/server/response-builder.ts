@@ -276,6 +276,20 @@ function buildBatchGet(call: BoundCall, result: unknown, options: BuildOptions):
   const body = new BatchGetBodyBuilder();
   // no call to project per entity when nothing is filled in or projected (as a finder page's elements)
   const projected = projects(call);
+  if (isKeyOrderedList(result)) keyOrderedEntries(call, result, body, projected, options);
+  else byKeyEntries(call, result, body, projected, options);
+  for (const e of call.keyErrors) body.error(e.key, itemError(e.error, options));
+  return ok(200, body.build());
+}
+
+/** A batch_get's Map (or iterable of pairs, or {@link BatchGetOutcome}) answer into the body. */
+function byKeyEntries(
+  call: BoundCall,
+  result: unknown,
+  body: BatchGetBodyBuilder,
+  projected: boolean,
+  options: BuildOptions,
+): void {
   let resultMap: unknown = result;
   let what = 'batch_get result';
   if (isObject(result) && !(result instanceof Map) && 'results' in result) {
@@ -301,8 +315,46 @@ function buildBatchGet(call: BoundCall, result: unknown, options: BuildOptions):
     const data = entityData(call, v, 'the entity of key', k);
     body.result(bodyKey(call, k), projected ? project(call, data) : data);
   });
-  for (const e of call.keyErrors) body.error(e.key, itemError(e.error, options));
-  return ok(200, body.build());
+}
+
+/**
+ * Whether a batch_get result is a list answering the keys in order (definition.ts `BatchGetReturn`) rather
+ * than a list of `[key, value]` pairs, which {@link entries} takes as any iterable: an entity is never an
+ * array, a pair always is. An empty list answers nothing either way (as it did before lists in key order).
+ */
+function isKeyOrderedList(result: unknown): result is readonly unknown[] {
+  return Array.isArray(result) && result.length > 0 && !Array.isArray(result[0]);
+}
+
+/**
+ * A batch_get's list answer into the body: entry i answers the handler's key i. No Map for the handler to
+ * build and no entry per key to walk: the example's batch_get of 10 built its Map in ~3k instructions
+ * (growing it twice) of ~169k (callgrind over HTTP, svcPlugin).
+ */
+function keyOrderedEntries(
+  call: BoundCall,
+  list: readonly unknown[],
+  body: BatchGetBodyBuilder,
+  projected: boolean,
+  options: BuildOptions,
+): void {
+  const keys = call.invocation.args[0] as readonly unknown[];
+  if (list.length !== keys.length) {
+    throw new InvalidResultError(
+      methodLabel(call),
+      `a list answers the ${keys.length} keys in their order, one entry each, but has ${list.length}`,
+    );
+  }
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    if (v === undefined || v === null) continue;
+    const key = keys[i];
+    if (isServiceError(v)) body.error(bodyKey(call, key), itemError(v, options));
+    else {
+      const data = entityData(call, v, 'the entity of key', key);
+      body.result(bodyKey(call, key), projected ? project(call, data) : data);
+    }
+  }
 }
 
 function buildBatchUpdate(call: BoundCall, result: unknown, options: BuildOptions): ResourceResponse {
