@@ -16,7 +16,7 @@ import os from 'node:os';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Bench } from 'tinybench';
-import { median } from './stats';
+import { median, quartiles } from './stats';
 
 // ---------------------------------------------------------------------------------------------------------
 // What a benchmark file describes
@@ -51,6 +51,12 @@ export interface FactRatio {
    * then their median (a round the machine disturbed moves it less than it moves of / to), else of / to.
    */
   readonly rounds?: readonly number[];
+  /**
+   * The least ratio the goal asks for: the summary says whether the ratio meets it, and `~` when the goal
+   * lies within the middle half of the rounds' ratios (their quartiles: as many rounds fell on each side of
+   * it as this run's noise allows to tell apart).
+   */
+  readonly goal?: number;
 }
 
 export interface TimedSuite {
@@ -160,6 +166,10 @@ export interface FactResult {
   /** Smallest and largest per-round ratio, when the ratio is the median of rounds. */
   readonly roundMin?: number;
   readonly roundMax?: number;
+  readonly goal?: number;
+  readonly verdict?: 'meets' | 'misses';
+  /** The goal lies within the middle half (the quartiles) of the rounds' ratios. */
+  readonly withinNoise?: boolean;
 }
 
 export interface SuiteResult {
@@ -374,6 +384,21 @@ export function runSuite(file: string, suite: TimedSuite, opts: RunOptions): Sui
   };
 }
 
+/** A fact ratio's goal, verdict and whether the goal is within the rounds' noise (their quartiles). */
+function factGoal(
+  r: FactRatio,
+  ratio: number,
+): Pick<FactResult, 'goal' | 'verdict' | 'withinNoise'> {
+  if (r.goal === undefined) return {};
+  const rounds = r.rounds ?? [];
+  const [q1, q3] = rounds.length > 1 ? quartiles(rounds) : [ratio, ratio];
+  return {
+    goal: r.goal,
+    verdict: ratio >= r.goal ? 'meets' : 'misses',
+    withinNoise: r.goal >= q1 && r.goal <= q3,
+  };
+}
+
 export function factSuiteResult(file: string, suite: FactSuite): SuiteResult {
   const value = (label: string): number => {
     const f = suite.facts.find((x) => x.label === label);
@@ -389,6 +414,7 @@ export function factSuiteResult(file: string, suite: FactSuite): SuiteResult {
     ...(r.rounds !== undefined && r.rounds.length > 0
       ? { roundMin: Math.min(...r.rounds), roundMax: Math.max(...r.rounds) }
       : {}),
+    ...factGoal(r, r.rounds !== undefined && r.rounds.length > 0 ? median(r.rounds) : value(r.of) / value(r.to)),
   }));
   return {
     file,
@@ -468,7 +494,11 @@ export function printFactSuite(suite: FactSuite, res: SuiteResult, log: (line: s
       r.roundMin === undefined
         ? ''
         : ` (median of rounds; rounds ${r.roundMin.toFixed(2)}–${(r.roundMax ?? r.roundMin).toFixed(2)})`;
-    log(`   ${r.name}: ${r.ratio.toFixed(3)}${rounds}`);
+    const goal =
+      r.goal === undefined
+        ? ''
+        : `; goal ≥ ${r.goal.toFixed(2)}: ${r.verdict!}${r.withinNoise === true ? ' (within the middle half of the rounds)' : ''}`;
+    log(`   ${r.name}: ${r.ratio.toFixed(3)}${rounds}${goal}`);
   }
 }
 
@@ -496,7 +526,9 @@ export function printSummary(results: readonly SuiteResult[], log: (line: string
     for (const f of s.factRatios) {
       const rounds =
         f.roundMin === undefined ? '' : `${f.roundMin.toFixed(2)}–${(f.roundMax ?? f.roundMin).toFixed(2)}`;
-      rows.push([`${s.file}: ${s.short}`, f.name, '', f.ratio.toFixed(3), '', rounds, '']);
+      const goal =
+        f.goal === undefined ? '' : `≥${f.goal.toFixed(2)} ${f.verdict!}${f.withinNoise === true ? ' ~' : ''}`;
+      rows.push([`${s.file}: ${s.short}`, f.name, '', f.ratio.toFixed(3), '', rounds, goal]);
     }
   }
   if (rows.length === 0) return;
@@ -510,7 +542,7 @@ export function printSummary(results: readonly SuiteResult[], log: (line: string
       .trimEnd();
   log('');
   log(
-    '══ Summary: throughput ratio task / vs (size rows: bytes ratio). tie = within noise of 1.00×; ~ = within noise of the goal',
+    '══ Summary: throughput ratio task / vs (size rows: bytes ratio). tie = within noise of 1.00×; ~ = within noise of the goal (for ratios of rounds: the goal lies between their quartiles)',
   );
   log(line(head));
   log(line(widths.map((w) => '─'.repeat(w))));

@@ -438,6 +438,7 @@ function suites(): Suite[] {
           of: `${r.variant} requests/s`,
           to: 'nothing observed requests/s',
           rounds: r.roundRatios,
+          ...(goal.min === undefined ? {} : { goal: goal.min }),
         },
       ],
       notes,
