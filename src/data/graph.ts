@@ -10,6 +10,7 @@ import { DataMap } from './data-map';
 import type { DataPrimitive } from './data-value';
 import {
   ACCESS,
+  INSTRUMENTED,
   INSTRUMENTING,
   KIND,
   KIND_BYTES,
@@ -77,6 +78,7 @@ export function makeGraphReadOnly(root: Container): void {
 }
 
 export function setInstrumenting(root: Container, on: boolean): void {
+  if (on) INSTRUMENTED.ever = true;
   forEachContainer(root, (c) => {
     c[INSTRUMENTING] = on;
   });

@@ -5,7 +5,8 @@
  */
 import type { DataMap } from '../data/data-map';
 import type { RecordDataSchema } from '../schema/record-schema';
-import { DATA } from './internal';
+import { STORE } from '../data/internal';
+import { DATA, STORE_OF } from './internal';
 import { recordData, type RecordLike } from './record-template';
 
 /**
@@ -22,11 +23,15 @@ import { recordData, type RecordLike } from './record-template';
 export abstract class ErrorTemplate extends Error implements RecordLike {
   /** @internal */
   declare readonly [DATA]: DataMap;
+  /** @internal */
+  declare readonly [STORE_OF]: unknown;
 
   /** Wraps `data` (not copied), or a new empty map. */
   constructor(data?: DataMap) {
     super();
-    this[DATA] = recordData(data, new.target);
+    const d = recordData(data, new.target);
+    this[DATA] = d;
+    this[STORE_OF] = d[STORE];
     this.name = new.target.name;
     // `message` follows the data: the record's `message` field when it has a string one, else its JSON text
     Object.defineProperty(this, 'message', {
