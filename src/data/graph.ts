@@ -10,7 +10,6 @@ import { DataMap } from './data-map';
 import type { DataPrimitive } from './data-value';
 import {
   ACCESS,
-  INSTRUMENTED,
   INSTRUMENTING,
   KIND,
   KIND_BYTES,
@@ -78,7 +77,6 @@ export function makeGraphReadOnly(root: Container): void {
 }
 
 export function setInstrumenting(root: Container, on: boolean): void {
-  if (on) INSTRUMENTED.ever = true;
   forEachContainer(root, (c) => {
     c[INSTRUMENTING] = on;
   });

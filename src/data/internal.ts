@@ -37,11 +37,6 @@ export const ACCESS = Symbol('svc.data.access');
 /** Instrumentation currently on. */
 export const INSTRUMENTING = Symbol('svc.data.instrumenting');
 /**
- * Whether any container of the process was ever instrumented: until then, readers that would test each
- * container's {@link INSTRUMENTING} (the generated getters) need not look at the container at all.
- */
-export const INSTRUMENTED: { ever: boolean } = { ever: false };
-/**
  * On a store, and on its wrapper (the same object): which of its numbers were put in as longs, so that PSON
  * writes them with the long marker (see long-marks.ts). A `Set` of keys on a map store, an array with `true`
  * at those indexes on a list store; absent (store) or null (wrapper) when there are none.

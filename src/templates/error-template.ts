@@ -5,8 +5,7 @@
  */
 import type { DataMap } from '../data/data-map';
 import type { RecordDataSchema } from '../schema/record-schema';
-import { STORE } from '../data/internal';
-import { DATA, STORE_OF } from './internal';
+import { DATA } from './internal';
 import { recordData, type RecordLike } from './record-template';
 
 /**
@@ -23,15 +22,11 @@ import { recordData, type RecordLike } from './record-template';
 export abstract class ErrorTemplate extends Error implements RecordLike {
   /** @internal */
   declare readonly [DATA]: DataMap;
-  /** @internal */
-  declare readonly [STORE_OF]: unknown;
 
   /** Wraps `data` (not copied), or a new empty map. */
   constructor(data?: DataMap) {
     super();
-    const d = recordData(data, new.target);
-    this[DATA] = d;
-    this[STORE_OF] = d[STORE];
+    this[DATA] = recordData(data, new.target);
     this.name = new.target.name;
     // `message` follows the data: the record's `message` field when it has a string one, else its JSON text
     Object.defineProperty(this, 'message', {

@@ -5,10 +5,5 @@
 
 /** The wrapped DataMap of a record or error template, the DataList of an array template... never replaced. */
 export const DATA = Symbol('svc.template.data');
-/**
- * The store of a record's or error's map (a map's store is fixed for its life): the compiled getters
- * (record-template.ts, `compileGetter`) read a field there without loading the map in between.
- */
-export const STORE_OF = Symbol('svc.template.storeOf');
 /** The coercer of an array's items or a map's values. */
 export const ITEMS = Symbol('svc.template.items');

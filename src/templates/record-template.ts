@@ -6,7 +6,7 @@
  * converts; the schema (optionality, default) is consulted only when the field is absent or set to null.
  */
 import { DataMap } from '../data/data-map';
-import { INSTRUMENTED, INSTRUMENTING, KIND, SET_LONG, STORE, WRAPPER } from '../data/internal';
+import { INSTRUMENTING, KIND, SET_LONG, STORE, WRAPPER } from '../data/internal';
 import type { DataValue } from '../data/data-value';
 import type { RecordDataSchema, RecordField } from '../schema/record-schema';
 import { describeValue, type Coercer } from './coercers';
@@ -17,7 +17,7 @@ import {
   TemplateOutputCastException,
 } from './errors';
 import { GetMode } from './get-mode';
-import { DATA, STORE_OF } from './internal';
+import { DATA } from './internal';
 import { SetMode } from './set-mode';
 
 /** What field descriptors need of a record: its DataMap and its schema (records and error records). */
@@ -167,25 +167,18 @@ function compileGetter<T>(def: FieldDef<T>): (record: RecordLike, mode?: GetMode
   const key = JSON.stringify(def.name);
   let fast: string;
   if (asIs !== undefined) {
-    fast = `const v = s[${key}]; if (asIs(v)) return v;`;
+    fast = `const v = m[STORE][${key}]; if (asIs(v)) return v;`;
   } else if (wraps !== undefined) {
     // a container inside a store is its store; its wrapper, once one exists, hangs on it (data/adopt.ts)
     fast =
-      `const v = s[${key}]; if (typeof v === "object" && v !== null) {` +
+      `const v = m[STORE][${key}]; if (typeof v === "object" && v !== null) {` +
       ` const w = v[WRAPPER]; if (w !== undefined && w[KIND] === ${wraps.kind}) return wrap(w); }`;
   } else {
     return slow;
   }
-  // The store straight from the record (STORE_OF) while no map of the process was ever instrumented: one
-  // object fewer to load per read. The example's finder reads 30 photos' format per request, and the map
-  // between record and store was ~50 of its ~1.7k L1 data misses (callgrind's cache simulation over HTTP);
-  // in a loop, getFormat() 4.0 → 3.5 ns. A record without one (a hand-made RecordLike), or any record once
-  // instrumentation was used, reads through its map and its INSTRUMENTING flag, as before.
   const body =
     `"use strict"; return function get(record, mode) {` +
-    ` let s = EVER.ever === false ? record[STORE_OF] : undefined;` +
-    ` if (s === undefined) { const m = record[DATA]; s = m[INSTRUMENTING] === false ? m[STORE] : undefined; }` +
-    ` if (s !== undefined) { ${fast} } return slow(record, mode); };`;
+    ` const m = record[DATA]; if (m[INSTRUMENTING] === false) { ${fast} } return slow(record, mode); };`;
   try {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- see the comment: a constant key per field
     const factory = new Function(
@@ -197,8 +190,6 @@ function compileGetter<T>(def: FieldDef<T>): (record: RecordLike, mode?: GetMode
       'asIs',
       'wrap',
       'slow',
-      'EVER',
-      'STORE_OF',
       body,
     );
     return (factory as (...args: unknown[]) => (record: RecordLike, mode?: GetMode) => T | undefined)(
@@ -210,8 +201,6 @@ function compileGetter<T>(def: FieldDef<T>): (record: RecordLike, mode?: GetMode
       asIs,
       wraps?.wrap,
       slow,
-      INSTRUMENTED,
-      STORE_OF,
     );
   } catch (err) {
     if (err instanceof EvalError) return slow;
@@ -253,14 +242,10 @@ export function recordData(data: DataMap | undefined, cls: { readonly name: stri
 export abstract class RecordTemplate implements RecordLike {
   /** @internal */
   declare readonly [DATA]: DataMap;
-  /** @internal */
-  declare readonly [STORE_OF]: unknown;
 
   /** Wraps `data` (not copied), or a new empty map (required fields absent). */
   constructor(data?: DataMap) {
-    const d = recordData(data, new.target);
-    this[DATA] = d;
-    this[STORE_OF] = d[STORE];
+    this[DATA] = recordData(data, new.target);
   }
 
   /** The record schema of the class. */
