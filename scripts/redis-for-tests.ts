@@ -1,7 +1,8 @@
 /**
  * The suite's own redis-server (the BullMQ driver's tests need a real one): started by the jest global
  * setup on a free loopback port, exposed to the test workers as `SVC_TEST_REDIS_URL`, stopped by this
- * module's default export (the jest global teardown), and killed on process exit if teardown never runs.
+ * module's default export (the jest global teardown), and killed with its directory removed on process exit
+ * if teardown never runs.
  */
 import { RedisServer } from '../test/support/redis-server';
 
@@ -15,16 +16,7 @@ export async function startRedisForTests(): Promise<void> {
   const server = await RedisServer.start();
   holder[KEY] = server;
   process.env.SVC_TEST_REDIS_URL = server.url;
-  process.once('exit', () => {
-    const pid = server.pid;
-    if (pid !== undefined) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    }
-  });
+  process.once('exit', () => server.disposeNow());
 }
 
 export default async function stopRedisForTests(): Promise<void> {

@@ -152,4 +152,17 @@ export class RedisServer {
     await this.stop();
     rmSync(this.#dir, { recursive: true, force: true });
   }
+
+  /**
+   * {@link dispose} for a process that is exiting (no event loop left): the server killed and its directory
+   * removed at once. A jest run cut short (its output's reader gone, a signal) never reaches the global
+   * teardown: only killing the server there left its empty directory in the temp dir.
+   */
+  disposeNow(): void {
+    const child = this.#child;
+    this.#child = undefined;
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    // redis writes nothing there (no snapshots, no append-only file): the directory can go at once
+    rmSync(this.#dir, { recursive: true, force: true });
+  }
 }
