@@ -88,9 +88,7 @@ export interface BatchGetOutcome<K, V> {
  * handler error (500).
  */
 export type BatchGetReturn<K, V> =
-  | ReadonlyMap<K, V>
-  | BatchGetOutcome<K, V>
-  | ReadonlyArray<V | ServiceError | null | undefined>;
+  ReadonlyMap<K, V> | BatchGetOutcome<K, V> | ReadonlyArray<V | ServiceError | null | undefined>;
 
 /** One key's outcome in a batch update, partial update or delete. */
 export type BatchItemOutcome<V> = UpdateOutcome | UpdateEntityOutcome<V> | ServiceError;

@@ -307,14 +307,24 @@ function byKeyEntries(
       });
     }
   }
-  eachEntry(resultMap, call, what, (v, k) => {
-    if (isServiceError(v)) {
-      body.error(bodyKey(call, k), itemError(v, options));
-      return;
-    }
-    const data = entityData(call, v, 'the entity of key', k);
-    body.result(bodyKey(call, k), projected ? project(call, data) : data);
-  });
+  eachEntry(resultMap, call, what, (v, k) => putBatchGetEntry(call, body, k, v, projected, options));
+}
+
+/** One key's answer into a batch_get body: its entity (projected when asked), or its error. */
+function putBatchGetEntry(
+  call: BoundCall,
+  body: BatchGetBodyBuilder,
+  key: unknown,
+  v: unknown,
+  projected: boolean,
+  options: BuildOptions,
+): void {
+  if (isServiceError(v)) {
+    body.error(bodyKey(call, key), itemError(v, options));
+    return;
+  }
+  const data = entityData(call, v, 'the entity of key', key);
+  body.result(bodyKey(call, key), projected ? project(call, data) : data);
 }
 
 /**
@@ -347,13 +357,7 @@ function keyOrderedEntries(
   }
   for (let i = 0; i < list.length; i++) {
     const v = list[i];
-    if (v === undefined || v === null) continue;
-    const key = keys[i];
-    if (isServiceError(v)) body.error(bodyKey(call, key), itemError(v, options));
-    else {
-      const data = entityData(call, v, 'the entity of key', key);
-      body.result(bodyKey(call, key), projected ? project(call, data) : data);
-    }
+    if (v !== undefined && v !== null) putBatchGetEntry(call, body, keys[i], v, projected, options);
   }
 }
 
