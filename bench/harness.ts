@@ -385,10 +385,7 @@ export function runSuite(file: string, suite: TimedSuite, opts: RunOptions): Sui
 }
 
 /** A fact ratio's goal, verdict and whether the goal is within the rounds' noise (their quartiles). */
-function factGoal(
-  r: FactRatio,
-  ratio: number,
-): Pick<FactResult, 'goal' | 'verdict' | 'withinNoise'> {
+function factGoal(r: FactRatio, ratio: number): Pick<FactResult, 'goal' | 'verdict' | 'withinNoise'> {
   if (r.goal === undefined) return {};
   const rounds = r.rounds ?? [];
   const [q1, q3] = rounds.length > 1 ? quartiles(rounds) : [ratio, ratio];
@@ -405,17 +402,19 @@ export function factSuiteResult(file: string, suite: FactSuite): SuiteResult {
     if (f === undefined) throw new Error(`suite '${suite.title}': no fact '${label}'`);
     return f.value;
   };
-  const factRatios = (suite.ratios ?? []).map((r): FactResult => ({
-    file,
-    suite: suite.title,
-    name: r.name,
-    ratio: r.rounds !== undefined && r.rounds.length > 0 ? median(r.rounds) : value(r.of) / value(r.to),
-    facts: suite.facts.filter((f) => f.label === r.of || f.label === r.to),
-    ...(r.rounds !== undefined && r.rounds.length > 0
-      ? { roundMin: Math.min(...r.rounds), roundMax: Math.max(...r.rounds) }
-      : {}),
-    ...factGoal(r, r.rounds !== undefined && r.rounds.length > 0 ? median(r.rounds) : value(r.of) / value(r.to)),
-  }));
+  const factRatios = (suite.ratios ?? []).map((r): FactResult => {
+    const rounds = r.rounds !== undefined && r.rounds.length > 0 ? r.rounds : undefined;
+    const ratio = rounds !== undefined ? median(rounds) : value(r.of) / value(r.to);
+    return {
+      file,
+      suite: suite.title,
+      name: r.name,
+      ratio,
+      facts: suite.facts.filter((f) => f.label === r.of || f.label === r.to),
+      ...(rounds !== undefined ? { roundMin: Math.min(...rounds), roundMax: Math.max(...rounds) } : {}),
+      ...factGoal(r, ratio),
+    };
+  });
   return {
     file,
     title: suite.title,
@@ -527,7 +526,9 @@ export function printSummary(results: readonly SuiteResult[], log: (line: string
       const rounds =
         f.roundMin === undefined ? '' : `${f.roundMin.toFixed(2)}–${(f.roundMax ?? f.roundMin).toFixed(2)}`;
       const goal =
-        f.goal === undefined ? '' : `≥${f.goal.toFixed(2)} ${f.verdict!}${f.withinNoise === true ? ' ~' : ''}`;
+        f.goal === undefined
+          ? ''
+          : `≥${f.goal.toFixed(2)} ${f.verdict!}${f.withinNoise === true ? ' ~' : ''}`;
       rows.push([`${s.file}: ${s.short}`, f.name, '', f.ratio.toFixed(3), '', rounds, goal]);
     }
   }
