@@ -52,13 +52,17 @@ export function composeRequestObservers(
   const list = [...observers];
   return {
     start(request) {
+      // the common outcome, one probe (request ids make none, the access log one), makes no array
+      let first: RequestProbe | undefined;
       let probes: RequestProbe[] | undefined;
       for (const o of list) {
         const p = o.start(request);
-        if (p !== undefined) (probes ??= []).push(p);
+        if (p === undefined) continue;
+        if (first === undefined) first = p;
+        else if (probes === undefined) probes = [first, p];
+        else probes.push(p);
       }
-      if (probes === undefined) return undefined;
-      if (probes.length === 1) return probes[0];
+      if (probes === undefined) return first;
       const all = probes;
       // only the probes that set a context run the rest (none: no `run`, so no closure per request)
       const runners = all.filter((p) => p.run !== undefined);

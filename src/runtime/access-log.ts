@@ -9,7 +9,7 @@ import type {
 } from '../resources';
 import { type ExcludeOption, excluder } from './exclude';
 import { DEFAULT_REQUEST_ID_HEADER, isLastProcessUniqueId } from './request-id';
-import { accessLineText, accessTarget, methodOf, plainAccessLine } from './access-line';
+import { accessLineText, accessTarget, methodOf, plainAccessLine, wallClock } from './access-line';
 import { LineWriter } from './line-writer';
 // a body's length is remembered for the adapter, which writes the response next (response-facts.ts)
 import { responseBodyBytes } from '../resources/response-facts';
@@ -105,22 +105,25 @@ export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
     }
     finished(response: EncodedResponse, error: unknown): void {
       // in hundredths of a millisecond, written as milliseconds by `write`
-      const ms = Math.round((performance.now() - this.started) * 100);
+      const now = performance.now();
+      const ms = Math.round((now - this.started) * 100);
       const request = this.request;
       if (request.bodyStream !== undefined || response.stream !== undefined) {
         streamedBytes(request, this.readMark, response, (bytesIn, bytesOut) =>
-          this.write(response, error, ms, bytesIn, bytesOut + responseBodyBytes(response)),
+          this.write(response, error, ms, bytesIn, bytesOut + responseBodyBytes(response), performance.now()),
         );
       } else {
-        this.write(response, error, ms, request.body?.byteLength ?? 0, responseBodyBytes(response));
+        this.write(response, error, ms, request.body?.byteLength ?? 0, responseBodyBytes(response), now);
       }
     }
+    /** `now`: `performance.now()` when the line is written. */
     write(
       response: EncodedResponse,
       error: unknown,
       hundredths: number,
       bytesIn: number,
       bytesOut: number,
+      now: number,
     ): void {
       const request = this.request;
       const inv = this.invocation;
@@ -153,7 +156,7 @@ export function createAccessLog(options: AccessLogOptions = {}): AccessLog {
       }
       // our own writer: the line pino would write, built directly, not through pino's generic serializer
       // (access-line.ts), from cached parts when it can be
-      const time = Date.now();
+      const time = wallClock(now);
       const idText = typeof id === 'string' ? id : undefined;
       const target = inv === undefined ? undefined : accessTarget(inv);
       if (errorName === undefined) {

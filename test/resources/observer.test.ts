@@ -105,11 +105,12 @@ describe('request observers', () => {
     const none: RequestObserver = { start: () => undefined };
     const s = await startServer({
       resources: [photoService().resource],
-      observers: [none, recorder(seen), none, recorder(seen)],
+      observers: [none, recorder(seen), none, recorder(seen), recorder(seen)],
     });
     try {
       expect((await s.request('GET', '/photos/2')).status).toBe(200);
       expect(seen.map((x) => x.events)).toEqual([
+        ['start', 'run', 'routed photos get 0 inRun=true', 'finished 200 -'],
         ['start', 'run', 'routed photos get 0 inRun=true', 'finished 200 -'],
         ['start', 'run', 'routed photos get 0 inRun=true', 'finished 200 -'],
       ]);

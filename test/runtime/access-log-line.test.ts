@@ -9,6 +9,7 @@ import {
   hundredthsText,
   plainAccessLine,
   timeText,
+  wallClock,
 } from '../../src/runtime/access-line';
 
 it.each([
@@ -53,6 +54,31 @@ it.each([
   1.5,
 ])('writes the time %d as String(time)', (t) => {
   expect(timeText(t)).toBe(String(t));
+});
+
+it("reads the wall clock from performance.now(), measuring the clocks' difference again once a second", () => {
+  const now = jest.spyOn(Date, 'now');
+  try {
+    // a performance.now() later than any before, so that the difference is measured at once
+    const p = performance.now() + 1e9;
+    now.mockReturnValue(1_795_000_000_000);
+    expect(wallClock(p)).toBe(1_795_000_000_000);
+    expect(wallClock(p + 250.7)).toBe(1_795_000_000_250);
+    // the clock is set forward an hour: lines show it within a second
+    now.mockReturnValue(1_795_003_600_999);
+    expect(wallClock(p + 999.9)).toBe(1_795_000_000_999);
+    expect(wallClock(p + 1000)).toBe(1_795_003_600_999);
+    expect(wallClock(p + 1000.5)).toBe(1_795_003_600_999);
+    expect(wallClock(p + 1001)).toBe(1_795_003_601_000);
+    expect(now).toHaveBeenCalledTimes(2);
+  } finally {
+    now.mockRestore();
+  }
+  // the real clocks: within the millisecond Date.now() reads
+  const before = Date.now();
+  const t = wallClock(performance.now());
+  expect(t).toBeGreaterThanOrEqual(before - 1);
+  expect(t).toBeLessThanOrEqual(Date.now());
 });
 
 function target(resource: string, method: string): AccessTarget {

@@ -15,20 +15,27 @@ it.each([
   ['the default block (one write)', undefined, false],
   ['ASCII lines said to be so, in small blocks', 64, true],
   ['ASCII lines said to be so, in the default block', undefined, true],
-])('writes every line in order with %s, and flush waits for them', async (_what, blockBytes, ascii) => {
-  const file = path.join(tempDir(), 'lines.log');
-  const w = new LineWriter(file, blockBytes === undefined ? {} : { blockBytes });
-  const expected: string[] = [];
-  for (let i = 0; i < 500; i++) {
-    const line = `{"n":${i},"text":"${(ascii ? 'e' : 'é').repeat(i % 7)}"}\n`;
-    expected.push(line);
-    w.write(line, ascii);
-  }
-  await w.flush();
-  expect(readFileSync(file, 'utf8')).toBe(expected.join(''));
-  await w.close();
-  expect(w.write('after close\n')).toBe(false);
-});
+  ['ASCII lines said to be so among UTF-8 ones, in small blocks', 64, 'mixed'],
+  ['ASCII lines said to be so among UTF-8 ones, in the default block', undefined, 'mixed'],
+] as const)(
+  'writes every line in order with %s, and flush waits for them',
+  async (_what, blockBytes, kind) => {
+    const file = path.join(tempDir(), 'lines.log');
+    const w = new LineWriter(file, blockBytes === undefined ? {} : { blockBytes });
+    const expected: string[] = [];
+    for (let i = 0; i < 500; i++) {
+      // mixed: runs of ASCII lines (gathered before they are copied) broken by UTF-8 ones
+      const ascii = kind === 'mixed' ? i % 13 !== 0 : kind;
+      const line = `{"n":${i},"text":"${(ascii ? 'e' : 'é').repeat(i % 7)}"}\n`;
+      expected.push(line);
+      w.write(line, ascii);
+    }
+    await w.flush();
+    expect(readFileSync(file, 'utf8')).toBe(expected.join(''));
+    await w.close();
+    expect(w.write('after close\n')).toBe(false);
+  },
+);
 
 it('writes each block as it fills under a steady stream of lines, without waiting for flushMs', async () => {
   const file = path.join(tempDir(), 'steady.log');
@@ -48,12 +55,12 @@ it('writes each block as it fills under a steady stream of lines, without waitin
   expect(readFileSync(file, 'utf8')).toBe(line.repeat(turns));
 });
 
-it('writes what is buffered when the process exits without a flush', () => {
+it('writes what is buffered when the process exits without a flush, ASCII lines not yet in the block too', () => {
   const file = path.join(tempDir(), 'exit.log');
   const script = `
     const { LineWriter } = require(${JSON.stringify(path.join(__dirname, '../../src/runtime/line-writer'))});
     const w = new LineWriter(process.argv[1], { flushMs: 60000 });
-    for (let i = 0; i < 1000; i++) w.write('line ' + i + '\\n');
+    for (let i = 0; i < 1000; i++) w.write('line ' + i + '\\n', i > 500);
     process.exit(0);
   `;
   const r = spawnSync(process.execPath, ['-r', '@swc-node/register', '-e', script, file], {
@@ -68,39 +75,45 @@ it('writes what is buffered when the process exits without a flush', () => {
   expect(lines[999]).toBe('line 999');
 });
 
-it('writes to a pipe in whole lines of at most 4 KiB, which POSIX keeps whole among other writers', async () => {
-  const fifo = path.join(tempDir(), 'pipe');
-  expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-  // read-write: opening does not wait for a reader, and the test reads back from the same descriptor
-  const fd = openSync(fifo, 'r+');
-  const sizes: string[] = [];
-  const write = jest.spyOn(fs, 'write');
-  try {
-    const w = new LineWriter(fd);
-    const expected: string[] = [];
-    for (let i = 0; i < 150; i++) {
-      const line = `${JSON.stringify({ i, pad: 'x'.repeat(300) })}\n`;
-      expected.push(line);
-      w.write(line);
+it.each([
+  ['lines', false],
+  ['ASCII lines said to be so', true],
+])(
+  'writes %s to a pipe in whole lines of at most 4 KiB, which POSIX keeps whole among other writers',
+  async (_what, ascii) => {
+    const fifo = path.join(tempDir(), 'pipe');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    // read-write: opening does not wait for a reader, and the test reads back from the same descriptor
+    const fd = openSync(fifo, 'r+');
+    const sizes: string[] = [];
+    const write = jest.spyOn(fs, 'write');
+    try {
+      const w = new LineWriter(fd);
+      const expected: string[] = [];
+      for (let i = 0; i < 150; i++) {
+        const line = `${JSON.stringify({ i, pad: 'x'.repeat(300) })}\n`;
+        expected.push(line);
+        w.write(line, ascii);
+      }
+      await w.flush();
+      for (const call of write.mock.calls) {
+        const buf = call[1] as unknown as Buffer;
+        sizes.push(
+          `${buf.length <= 4096 ? 'fits' : `too long: ${buf.length}`} ${buf.at(-1) === 10 ? 'whole' : 'cut'}`,
+        );
+      }
+      expect(new Set(sizes)).toEqual(new Set(['fits whole']));
+      expect(sizes.length).toBeGreaterThan(10);
+      const back = Buffer.alloc(65_536);
+      const n = readSync(fd, back, 0, back.length, null);
+      expect(back.subarray(0, n).toString()).toBe(expected.join(''));
+      await w.close();
+    } finally {
+      write.mockRestore();
+      closeSync(fd);
     }
-    await w.flush();
-    for (const call of write.mock.calls) {
-      const buf = call[1] as unknown as Buffer;
-      sizes.push(
-        `${buf.length <= 4096 ? 'fits' : `too long: ${buf.length}`} ${buf.at(-1) === 10 ? 'whole' : 'cut'}`,
-      );
-    }
-    expect(new Set(sizes)).toEqual(new Set(['fits whole']));
-    expect(sizes.length).toBeGreaterThan(10);
-    const back = Buffer.alloc(65_536);
-    const n = readSync(fd, back, 0, back.length, null);
-    expect(back.subarray(0, n).toString()).toBe(expected.join(''));
-    await w.close();
-  } finally {
-    write.mockRestore();
-    closeSync(fd);
-  }
-});
+  },
+);
 
 it('drops lines, counts them and warns once, rather than hold more than maxQueuedBytes for a destination that does not take them', async () => {
   const fifo = path.join(tempDir(), 'stalled');
