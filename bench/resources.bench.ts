@@ -11,11 +11,12 @@
  *
  * How: the harness measures synchronous functions, so this file runs the load test in child processes and
  * reports the results as facts. `suites()` spawns this file as a *driver* (`--driver`, pinned to one core
- * with taskset when there are two), which spawns one *server* process per app (`--server`, the app named by
- * `SVC_BENCH_APP`, all pinned to the other core) and drives them with autocannon. Each app has a process of
- * its own, as it would in production: in one shared process the apps' code shared Node's HTTP internals,
- * whose inline caches then saw four apps' objects, which slowed the bare server most (its ratio is the
- * anchor: sharing made the svc servers look 5-10% closer to it than a bare server alone is). Each case
+ * with taskset when there are two), which spawns three *server* processes per app (`--server`, the app named
+ * by `SVC_BENCH_APP`, all pinned to the other core; the rounds spread over them, see `PROCESSES`) and drives
+ * them with autocannon. Each app has processes of its own, as it would in production: in one shared process
+ * the apps' code shared Node's HTTP internals, whose inline caches then saw four apps' objects, which slowed
+ * the bare server most (its ratio is the anchor: sharing made the svc servers look 5-10% closer to it than a
+ * bare server alone is). Each case
  * runs in rounds with the apps' order rotated, after a short warmup. A ratio is the median of the rounds'
  * ratios and p99 each app's median over the rounds (requests/s facts are the rounds' means): this machine's
  * speed drifts within seconds, and a round compares runs made seconds apart.
@@ -46,10 +47,17 @@ import { roleFromFlags, runRole, stopServersWhenStopped, stopWhenUndriven } from
  */
 const RUN_SECONDS = 1;
 const WARMUP_SECONDS = 1;
-// Seven rounds whose ratios' median decides. This machine's speed drifts from second to second: one bare
+// Six rounds whose ratios' median decides. This machine's speed drifts from second to second: one bare
 // node:http server's CPU per get went from 26 µs to 59 µs within one run (2026-11-29). Three rounds' mean
 // let one disturbed run move a case's ratio by 0.1-0.2; a median of runs back to back ignores it.
-const ROUNDS = 7;
+const ROUNDS = 6;
+// Server processes per app, the rounds spread over them (round r on process r % PROCESSES of each app). One
+// process of an app runs at its own speed for the whole run: the same build, the same instructions per
+// request (callgrind), yet a createSvcServer process served the finder at 22.7k req/s where the next run's
+// served it at 25-26k, and bare node's vary alike (its memory layout, where its code landed: 2026-11-29).
+// With one process per app a run measured one draw of each; with three, the median of the rounds sits
+// among three draws of each.
+const PROCESSES = 3;
 const CONNECTIONS = [10, 100] as const;
 const PAGE = 10;
 
@@ -311,25 +319,39 @@ async function runDriver(): Promise<void> {
   const autocannon = createRequire(__filename)('autocannon') as Autocannon;
   const start = pinned(0, [process.execPath, '-r', '@swc-node/register', __filename, '--server']);
   const servers: ChildProcess[] = [];
-  const startApp = (app: App, env: NodeJS.ProcessEnv = {}): Promise<number> => {
+  /** The port and pid of each process of each app. */
+  const instances: Record<App, Array<{ readonly port: number; readonly pid: number | undefined }>> = {
+    node: [],
+    fastify: [],
+    plugin: [],
+    standalone: [],
+  };
+  const startApp = async (app: App, env: NodeJS.ProcessEnv = {}): Promise<number> => {
     const server = spawn(start.cmd, start.args, {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       env: { ...process.env, ...env, SVC_BENCH_APP: app },
     });
     servers.push(server);
-    pids[app] = server.pid;
-    return new Promise<number>((resolve, reject) => {
+    const port = await new Promise<number>((resolve, reject) => {
       server.once('message', (m) => resolve(m as number));
       server.once('exit', (code) => reject(new Error(`bench server ${app} exited with ${String(code)}`)));
     });
+    instances[app].push({ port, pid: server.pid });
+    return port;
   };
   stopServersWhenStopped(servers);
-  const ports = {} as Record<App, number>;
-  const pids = {} as Record<App, number | undefined>;
-  const urlOf = (app: App, c: Case): string => `http://127.0.0.1:${ports[app]}${pathOf(app, c)}`;
-  const run = async (app: App, c: Case, connections: number, duration: number): Promise<Measured> => {
-    const url = urlOf(app, c);
-    const before = processCpuMs(pids[app]);
+  const urlOf = (app: App, i: number, c: Case): string =>
+    `http://127.0.0.1:${instances[app][i]!.port}${pathOf(app, c)}`;
+  const run = async (
+    app: App,
+    i: number,
+    c: Case,
+    connections: number,
+    duration: number,
+  ): Promise<Measured> => {
+    const url = urlOf(app, i, c);
+    const pid = instances[app][i]!.pid;
+    const before = processCpuMs(pid);
     const r = await autocannon({
       url,
       connections,
@@ -337,7 +359,7 @@ async function runDriver(): Promise<void> {
       pipelining: 1,
       headers: { 'x-svc-protocol-version': '2.0.0' },
     });
-    const after = processCpuMs(pids[app]);
+    const after = processCpuMs(pid);
     return {
       rps: r.requests.total / r.duration,
       p99: r.latency.p99,
@@ -362,22 +384,27 @@ async function runDriver(): Promise<void> {
   });
   const results: DriverResult[] = [];
   try {
-    ports.standalone = await startApp('standalone');
-    ports.plugin = await startApp('plugin');
+    const first = await startApp('standalone');
     // the bare servers send the finder's paging links as the service does
-    const finderAnswer = await getText(ports.standalone, CASES[2]!.svcPath);
-    ports.node = await startApp('node', { SVC_BENCH_FINDER_ANSWER: finderAnswer });
-    ports.fastify = await startApp('fastify', { SVC_BENCH_FINDER_ANSWER: finderAnswer });
-    await checkSameAnswers(CASES, (app, c) => getText(ports[app], pathOf(app, c)));
+    const finderAnswer = await getText(first, CASES[2]!.svcPath);
+    for (let i = 0; i < PROCESSES; i++) {
+      if (i > 0) await startApp('standalone');
+      await startApp('plugin');
+      await startApp('node', { SVC_BENCH_FINDER_ANSWER: finderAnswer });
+      await startApp('fastify', { SVC_BENCH_FINDER_ANSWER: finderAnswer });
+      await checkSameAnswers(CASES, (app, c) => getText(instances[app][i]!.port, pathOf(app, c)));
+    }
     for (const connections of CONNECTIONS) {
       for (const c of CASES) {
-        for (const app of APPS) await run(app, c, connections, WARMUP_SECONDS);
+        for (let i = 0; i < PROCESSES; i++)
+          for (const app of APPS) await run(app, i, c, connections, WARMUP_SECONDS);
         const measured: Record<App, Measured[]> = { node: [], fastify: [], plugin: [], standalone: [] };
         for (let round = 0; round < ROUNDS; round++) {
           // the apps' order rotates each round, so that none always runs first (or last) on a drifting machine
           const order = APPS.map((_, i) => APPS[(i + round) % APPS.length]!);
           if (round % 2 === 1) order.reverse();
-          for (const app of order) measured[app].push(await run(app, c, connections, RUN_SECONDS));
+          const instance = round % PROCESSES;
+          for (const app of order) measured[app].push(await run(app, instance, c, connections, RUN_SECONDS));
         }
         results.push({
           case: c.name,
@@ -405,7 +432,8 @@ async function runDriver(): Promise<void> {
 function suites(): Suite[] {
   // each autocannon run takes ~0.5 s beyond its duration (connecting, its report): counted, with room
   const runs = CONNECTIONS.length * CASES.length * APPS.length;
-  const budget = (runs * (WARMUP_SECONDS + ROUNDS * RUN_SECONDS + (1 + ROUNDS) * 0.75) + 60) * 1000;
+  const budget =
+    (runs * (PROCESSES * WARMUP_SECONDS + ROUNDS * RUN_SECONDS + (PROCESSES + ROUNDS) * 0.75) + 90) * 1000;
   const driver = pinned(1, [process.execPath, '-r', '@swc-node/register', __filename, '--driver']);
   const out = spawnSync(driver.cmd, driver.args, {
     encoding: 'utf8',
@@ -453,7 +481,7 @@ function suites(): Suite[] {
       return mine <= 1.2 * node ? 'meets within the 1 ms resolution' : 'undecided at 1 ms resolution';
     };
     const notes = [
-      `${ROUNDS} rounds × ${RUN_SECONDS} s per app (order rotated each round) after ${WARMUP_SECONDS} s warmup; autocannon in its own process; ${r.pinned ? 'server and load generator pinned to one core each (taskset)' : 'not pinned'}`,
+      `${ROUNDS} rounds × ${RUN_SECONDS} s per app (order rotated each round) over ${PROCESSES} server processes per app (round r on process r mod ${PROCESSES}), each warmed ${WARMUP_SECONDS} s; autocannon in its own process; ${r.pinned ? 'server and load generator pinned to one core each (taskset)' : 'not pinned'}`,
       `goal: createSvcServer ≥ 0.90× bare node:http requests/s: ${verdict(ratio('standalone', 'node') >= 0.9)} at ${ratio('standalone', 'node').toFixed(2)}× (${spread('standalone', 'node')})`,
       `goal: svcPlugin ≥ 0.90× bare node:http requests/s: ${verdict(ratio('plugin', 'node') >= 0.9)} at ${ratio('plugin', 'node').toFixed(2)}× (${spread('plugin', 'node')})`,
       `goal: svcPlugin ≥ 0.95× bare fastify requests/s: ${verdict(ratio('plugin', 'fastify') >= 0.95)} at ${ratio('plugin', 'fastify').toFixed(2)}× (${spread('plugin', 'fastify')})`,
