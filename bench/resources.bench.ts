@@ -61,16 +61,16 @@ const PROCESSES = 3;
 const CONNECTIONS = [10, 100] as const;
 const PAGE = 10;
 
-const APPS = ['node', 'fastify', 'plugin', 'standalone'] as const;
-type App = (typeof APPS)[number];
-const LABELS: Readonly<Record<App, string>> = {
+export const APPS = ['node', 'fastify', 'plugin', 'standalone'] as const;
+export type App = (typeof APPS)[number];
+export const LABELS: Readonly<Record<App, string>> = {
   node: 'bare node:http',
   fastify: 'bare fastify',
   plugin: 'svcPlugin (fastify)',
   standalone: 'createSvcServer (node:http)',
 };
 
-interface Case {
+export interface Case {
   readonly name: string;
   /** The path on the svc servers, and on the bare ones. */
   readonly svcPath: string;
@@ -78,7 +78,7 @@ interface Case {
 }
 
 const IDS = Array.from({ length: PAGE }, (_, i) => i + 1);
-const CASES: readonly Case[] = [
+export const CASES: readonly Case[] = [
   { name: 'get by id', svcPath: '/photos/3', barePath: '/bare/photos/3' },
   {
     name: `batch_get of ${PAGE}`,
@@ -258,7 +258,7 @@ async function listenBare(
   return port;
 }
 
-function getText(port: number, path: string): Promise<string> {
+export function getText(port: number, path: string): Promise<string> {
   return new Promise((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port, path, headers: { 'x-svc-protocol-version': '2.0.0' } }, (res) => {
@@ -271,13 +271,14 @@ function getText(port: number, path: string): Promise<string> {
   });
 }
 
-const pathOf = (app: App, c: Case): string => (app === 'node' || app === 'fastify' ? c.barePath : c.svcPath);
+export const pathOf = (app: App, c: Case): string =>
+  app === 'node' || app === 'fastify' ? c.barePath : c.svcPath;
 
 /**
  * Throws unless the four apps answer each case with the same JSON (parsed, so that key order and spacing do
  * not count): the ratios compare servers doing the same work.
  */
-async function checkSameAnswers(
+export async function checkSameAnswers(
   cases: readonly Case[],
   answer: (app: App, c: Case) => Promise<string>,
 ): Promise<void> {
