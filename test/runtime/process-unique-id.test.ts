@@ -1,7 +1,7 @@
 /**
  * processUniqueId (src/runtime/request-id.ts): a v4 UUID's first 24 characters drawn once per process, then
- * a 12-digit hexadecimal counter; each id a slice of a block written for a run of 256, so the counter is
- * checked across the runs.
+ * a 12-digit hexadecimal counter; made from a cached head and a table of the last two digits, so the
+ * counter is checked across the 256-id runs the head is made for.
  */
 import { processUniqueId } from '../../src';
 import { isLastProcessUniqueId } from '../../src/runtime/request-id';
