@@ -16,10 +16,9 @@
  * them with autocannon. Each app has processes of its own, as it would in production: in one shared process
  * the apps' code shared Node's HTTP internals, whose inline caches then saw four apps' objects, which slowed
  * the bare server most (its ratio is the anchor: sharing made the svc servers look 5-10% closer to it than a
- * bare server alone is). Each case
- * runs in rounds with the apps' order rotated, after a short warmup. A ratio is the median of the rounds'
- * ratios and p99 each app's median over the rounds (requests/s facts are the rounds' means): this machine's
- * speed drifts within seconds, and a round compares runs made seconds apart.
+ * bare server alone is). Each case runs in rounds with the apps' order rotated, after a short warmup. A ratio
+ * is the median of the rounds' ratios and p99 each app's median over the rounds (requests/s facts are the
+ * rounds' means): this machine's speed drifts within seconds, and a round compares runs made seconds apart.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -53,8 +52,9 @@ const WARMUP_SECONDS = 1;
 const ROUNDS = 6;
 // Server processes per app, the rounds spread over them (round r on process r % PROCESSES of each app). One
 // process of an app runs at its own speed for the whole run: the same build, the same instructions per
-// request (callgrind), yet a createSvcServer process served the finder at 22.7k req/s where the next run's
-// served it at 25-26k, and bare node's vary alike (its memory layout, where its code landed: 2026-11-29).
+// request (callgrind), yet a createSvcServer process served the finder at 22.7k req/s (0.78x bare node)
+// where four fresh processes of the same build served it at 23-26k (0.90-1.05x a fresh bare node each), and
+// bare node's processes vary alike (2026-11-29).
 // With one process per app a run measured one draw of each; with three, the median of the rounds sits
 // among three draws of each.
 const PROCESSES = 3;
