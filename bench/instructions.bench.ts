@@ -13,7 +13,7 @@
  * never as their verdict.
  *
  * Needs valgrind (Debian: `apt-get install valgrind`); without it the suite says so and measures nothing.
- * Two servers are counted at a time (one per core); the whole file takes ~6 minutes.
+ * Two servers are counted at a time (one per core); the whole file takes ~4 minutes here.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
