@@ -1,8 +1,9 @@
 /**
  * What observing a service costs, over HTTP with autocannon (`GET /photos/3`, the example service, 10
- * connections), each variant against the same service with nothing observed, each app in a server
- * process of its own, in the same run (8 rounds of 1 s each, back to back; the verdict reads the median of the
- * rounds' ratios, which a load that drifts during the run, as on a shared machine, moves least):
+ * connections), each variant against the same service with nothing observed, each app in two server
+ * processes of its own (`PROCESSES`), in the same run (8 rounds of 1 s each, back to back, spread over the
+ * two pairs; the verdict reads the median of the rounds' ratios, which a load that drifts during the run, as
+ * on a shared machine, moves least):
  *
  * - metrics: `createMetrics().observer` (goal: ≤ 5% fewer requests/s);
  * - tracing API, no SDK: `tracingObserver()` with no SDK registered (goal: ≤ 5%);
@@ -19,7 +20,7 @@
  *   registered in the observed app's process only.
  *
  * The server processes are pinned to core 0 and autocannon's to core 1 (`taskset`, when there is one); the
- * order of the two apps swaps each round. The driver stops its servers when it is stopped (the harness's
+ * order of the two apps swaps between a pair's rounds. The driver stops its servers when it is stopped (the harness's
  * time budget), and a server exits when its driver is gone. Then, in this process, the same per request without HTTP: the
  * pipeline's `handle` for a get, with each observer and with none (what each adds, in µs).
  */
@@ -47,6 +48,11 @@ import { roleFromFlags, runRole, stopServersWhenStopped, stopWhenUndriven } from
 const RUN_SECONDS = 1;
 const WARMUP_SECONDS = 0.5;
 const ROUNDS = 8;
+// Server processes per app and variant, the rounds spread over them (round r on pair r mod PROCESSES): one
+// process keeps its own speed for a whole run (bench/resources.bench.ts `PROCESSES`); here one unobserved
+// process slow for a run made the access log 1.14x "logging off" (rounds 0.87-1.22), where its instructions
+// are 0.91x (2026-11-29)
+const PROCESSES = 2;
 const CONNECTIONS = 10;
 const PATH = '/photos/3';
 
@@ -272,13 +278,16 @@ async function runDriver(): Promise<void> {
   stopServersOnExit();
   const results: DriverResult[] = [];
   for (const variant of VARIANTS) {
-    const servers = (['anchor', 'observed'] as const).map((app) => {
-      const server = node(0, ['--server', `--variant=${variant}`, `--app=${app}`], true);
-      liveServers.add(server);
-      server.once('exit', () => liveServers.delete(server));
-      return server;
-    });
-    const [anchorPort, observedPort] = await Promise.all(
+    // PROCESSES pairs of servers: process i of each app is at servers[2 * i] (anchor) and [2 * i + 1]
+    const servers = Array.from({ length: PROCESSES }, () => ['anchor', 'observed'] as const)
+      .flat()
+      .map((app) => {
+        const server = node(0, ['--server', `--variant=${variant}`, `--app=${app}`], true);
+        liveServers.add(server);
+        server.once('exit', () => liveServers.delete(server));
+        return server;
+      });
+    const ports = await Promise.all(
       servers.map(
         (server) =>
           new Promise<number>((resolve, reject) => {
@@ -287,17 +296,17 @@ async function runDriver(): Promise<void> {
           }),
       ),
     );
-    const ports = { anchor: anchorPort!, observed: observedPort! };
-    const pids = { anchor: servers[0]!.pid, observed: servers[1]!.pid };
-    const run = async (app: 'anchor' | 'observed', duration: number): Promise<Measured> => {
-      const before = processCpuMs(pids[app]);
+    const at = (app: 'anchor' | 'observed', i: number): number => 2 * i + (app === 'anchor' ? 0 : 1);
+    const run = async (app: 'anchor' | 'observed', i: number, duration: number): Promise<Measured> => {
+      const pid = servers[at(app, i)]!.pid;
+      const before = processCpuMs(pid);
       const r = await autocannon({
-        url: `http://127.0.0.1:${ports[app]}${PATH}`,
+        url: `http://127.0.0.1:${ports[at(app, i)]!}${PATH}`,
         connections: CONNECTIONS,
         duration,
         headers: { 'x-svc-protocol-version': '2.0.0' },
       });
-      const after = processCpuMs(pids[app]);
+      const after = processCpuMs(pid);
       const cpuUs =
         before === undefined || after === undefined || r.requests.total === 0
           ? undefined
@@ -305,14 +314,18 @@ async function runDriver(): Promise<void> {
       return { rps: r.requests.total / r.duration, cpuUs, non2xx: r.non2xx, errors: r.errors };
     };
     try {
-      await run('anchor', WARMUP_SECONDS);
-      await run('observed', WARMUP_SECONDS);
+      for (let i = 0; i < PROCESSES; i++) {
+        await run('anchor', i, WARMUP_SECONDS);
+        await run('observed', i, WARMUP_SECONDS);
+      }
       const a: Measured[] = [];
       const o: Measured[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        const order = round % 2 === 0 ? (['a', 'o'] as const) : (['o', 'a'] as const);
+        // round r on the pair r mod PROCESSES, the order of the two apps swapped from pair to pair
+        const i = round % PROCESSES;
+        const order = Math.floor(round / PROCESSES) % 2 === 0 ? (['a', 'o'] as const) : (['o', 'a'] as const);
         for (const w of order)
-          (w === 'a' ? a : o).push(await run(w === 'a' ? 'anchor' : 'observed', RUN_SECONDS));
+          (w === 'a' ? a : o).push(await run(w === 'a' ? 'anchor' : 'observed', i, RUN_SECONDS));
       }
       const mean = (xs: Measured[]): Measured => ({
         rps: xs.reduce((s, x) => s + x.rps, 0) / xs.length,
@@ -390,7 +403,8 @@ function inProcessSuite(): Suite {
 }
 
 function suites(): Suite[] {
-  const budget = (VARIANTS.length * (2 * WARMUP_SECONDS + 2 * ROUNDS * RUN_SECONDS + 10) + 30) * 1000;
+  const budget =
+    (VARIANTS.length * (2 * PROCESSES * WARMUP_SECONDS + 2 * ROUNDS * RUN_SECONDS + 15) + 30) * 1000;
   const driver = pinned(1, [process.execPath, '-r', '@swc-node/register', __filename, '--driver']);
   const out = spawnSync(driver.cmd, driver.args, { encoding: 'utf8', timeout: budget, maxBuffer: 1 << 20 });
   if (out.status !== 0)
@@ -409,7 +423,7 @@ function suites(): Suite[] {
       { label: 'nothing observed requests/s', value: r.anchor.rps, unit: 'req/s' },
     ];
     const notes = [
-      `${ROUNDS} rounds × ${RUN_SECONDS} s per app (order swapped each round) after ${WARMUP_SECONDS} s warmup; ` +
+      `${ROUNDS} rounds × ${RUN_SECONDS} s per app (order swapped between a pair's rounds) over ${PROCESSES} server processes per app (round r on pair r mod ${PROCESSES}), each warmed ${WARMUP_SECONDS} s; ` +
         (driver.pinned ? 'server on core 0, autocannon on core 1 (taskset)' : 'no taskset: cores not pinned'),
       `round ratios ${sorted.map((x) => x.toFixed(2)).join(' ')} (their spread is the noise)`,
       goal.min === undefined
