@@ -4,16 +4,18 @@
  * same cases (a get by id, a batch_get of 10, a finder page of 10) served by the same server processes,
  * each run under callgrind with counting off, driven over keep-alive connections until its code is
  * optimized, then counted over the next requests. Only the server's main thread is counted (where the
- * request path runs; libuv's threads and V8's compiler threads are not).
+ * request path runs; libuv's threads and V8's compiler threads are not). Then the same for the observers
+ * that bench/runtime-observe holds to a goal (metrics, the tracing API, the access log on both servers),
+ * each against the same app with nothing observed.
  *
  * Why beside requests/s: on this machine requests/s ratios of the same two builds move by 10-20% from run
  * to run and from process to process (bench/resources.bench.ts `PROCESSES`), while a count of instructions
- * repeats within ~1%. It is the request path's work, not its speed: it does not see cache misses (a larger
+ * repeats within ~1-2%. It is the request path's work, not its speed: it does not see cache misses (a larger
  * working set costs time at the same count), so it is printed as a ratio beside the goals' requests/s,
  * never as their verdict.
  *
  * Needs valgrind (Debian: `apt-get install valgrind`); without it the suite says so and measures nothing.
- * Two servers are counted at a time (one per core); the whole file takes ~4 minutes here.
+ * Two servers are counted at a time (one per core); the whole file takes ~6 minutes here.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -43,18 +45,55 @@ const CONNECTIONS = 4;
 const PARALLEL = 2;
 
 const RESOURCES_BENCH = path.join(__dirname, 'resources.bench.ts');
+const OBSERVE_BENCH = path.join(__dirname, 'runtime-observe.bench.ts');
+
+/**
+ * bench/runtime-observe's variants counted here, each against the same app with nothing observed: the ones
+ * with a goal there (its requests/s goals: metrics and tracing ≥ 0.95×, the access logs ≥ 0.85×).
+ */
+const OBSERVED_VARIANTS = ['metrics', 'tracing-api', 'access-log', 'access-log-standalone'] as const;
+type ObservedVariant = (typeof OBSERVED_VARIANTS)[number];
+/** What bench/runtime-observe asks for. */
+const OBSERVED_PATH = '/photos/3';
+
+const resourcesKey = (app: App, c: Case): string => `${app} ${c.name}`;
+const observeKey = (variant: ObservedVariant, anchor: boolean): string =>
+  `${variant} ${anchor ? 'unobserved' : 'observed'}`;
 
 function has(command: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 }
 
-/** Starts an app's server (as bench/resources.bench.ts does), under callgrind when `outFile` is given. */
+/** A server process to count: a bench file's `--server` role, its arguments and environment. */
+interface ServerSpec {
+  readonly script: string;
+  readonly args: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  /** What it serves and is counted on. */
+  readonly path: string;
+}
+
+/** An app of bench/resources.bench.ts. */
+function resourcesServer(app: App, c: Case, env: NodeJS.ProcessEnv): ServerSpec {
+  return { script: RESOURCES_BENCH, args: [], env: { ...env, SVC_BENCH_APP: app }, path: pathOf(app, c) };
+}
+
+/** A variant of bench/runtime-observe.bench.ts: the observed app, or its unobserved anchor. */
+function observeServer(variant: ObservedVariant, anchor: boolean): ServerSpec {
+  return {
+    script: OBSERVE_BENCH,
+    args: [`--variant=${variant}`, ...(anchor ? ['--app=anchor'] : [])],
+    env: {},
+    path: OBSERVED_PATH,
+  };
+}
+
+/** Starts a server, under callgrind when `outFile` is given. */
 function startServer(
-  app: App,
-  env: NodeJS.ProcessEnv,
+  spec: ServerSpec,
   outFile?: string,
 ): { readonly child: ChildProcess; readonly port: Promise<number> } {
-  const node = [process.execPath, '-r', '@swc-node/register', RESOURCES_BENCH, '--server'];
+  const node = [process.execPath, '-r', '@swc-node/register', spec.script, '--server', ...spec.args];
   const [cmd, ...args] =
     outFile === undefined
       ? node
@@ -68,7 +107,7 @@ function startServer(
         ];
   const child = spawn(cmd!, args, {
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    env: { ...process.env, ...env, SVC_BENCH_APP: app },
+    env: { ...process.env, ...spec.env },
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => {
@@ -77,9 +116,10 @@ function startServer(
       if (line !== '' && !line.startsWith('==')) stderr += `${line}\n`;
   });
   const port = new Promise<number>((resolve, reject) => {
-    child.once('message', (m) => resolve(m as number));
+    // bench/resources sends its port, bench/runtime-observe `{ port }`
+    child.once('message', (m) => resolve(typeof m === 'number' ? m : (m as { port: number }).port));
     child.once('exit', (code) =>
-      reject(new Error(`bench server ${app} exited with ${String(code)}\n${stderr}`)),
+      reject(new Error(`bench server ${spec.args.join(' ')} exited with ${String(code)}\n${stderr}`)),
     );
   });
   return { child, port };
@@ -130,26 +170,18 @@ function instructionsPerRequest(dir: string, base: string, pid: number): number 
   return Number(m[1]) / COUNTED_REQUESTS;
 }
 
-/** Counts one app's instructions per request of one case. */
-async function count(
-  app: App,
-  c: Case,
-  env: NodeJS.ProcessEnv,
-  dir: string,
-  live: Set<ChildProcess>,
-): Promise<number> {
-  const base = `cg-${app}-${CASES.indexOf(c)}`;
-  const server = startServer(app, env, path.join(dir, `${base}.%p`));
+/** Counts one server's instructions per request (`base`: the name of its dump files). */
+async function count(spec: ServerSpec, base: string, dir: string, live: Set<ChildProcess>): Promise<number> {
+  const server = startServer(spec, path.join(dir, `${base}.%p`));
   live.add(server.child);
   try {
     const port = await server.port;
     const pid = server.child.pid!;
-    const urlPath = pathOf(app, c);
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
     try {
-      await drive(agent, port, urlPath, WARM_REQUESTS);
+      await drive(agent, port, spec.path, WARM_REQUESTS);
       callgrindControl(['-i', 'on'], pid);
-      await drive(agent, port, urlPath, COUNTED_REQUESTS);
+      await drive(agent, port, spec.path, COUNTED_REQUESTS);
       callgrindControl(['-d'], pid);
     } finally {
       agent.destroy();
@@ -177,14 +209,14 @@ async function measure(): Promise<Map<string, number>> {
   stopServersWhenStopped(live);
   try {
     // the bare servers send the finder's paging links as the service does (as in bench/resources)
-    const probe = startServer('standalone', {});
+    const probe = startServer(resourcesServer('standalone', CASES[2]!, {}));
     live.add(probe.child);
     const finderAnswer = await getText(await probe.port, CASES[2]!.svcPath);
     await stop(probe.child, live);
     const env = (app: App): NodeJS.ProcessEnv =>
       app === 'node' || app === 'fastify' ? { SVC_BENCH_FINDER_ANSWER: finderAnswer } : {};
     // the same answers from every app, before any is counted
-    const servers = APPS.map((app) => ({ app, ...startServer(app, env(app)) }));
+    const servers = APPS.map((app) => ({ app, ...startServer(resourcesServer(app, CASES[0]!, env(app))) }));
     for (const s of servers) live.add(s.child);
     const ports = Object.fromEntries(await Promise.all(servers.map(async (s) => [s.app, await s.port])));
     try {
@@ -192,14 +224,25 @@ async function measure(): Promise<Map<string, number>> {
     } finally {
       await Promise.all(servers.map((s) => stop(s.child, live)));
     }
-    const jobs = CASES.flatMap((c) => APPS.map((app) => ({ app, c })));
+    const jobs: Array<{ readonly key: string; readonly spec: ServerSpec }> = [
+      ...CASES.flatMap((c) =>
+        APPS.map((app) => ({ key: resourcesKey(app, c), spec: resourcesServer(app, c, env(app)) })),
+      ),
+      ...OBSERVED_VARIANTS.flatMap((variant) =>
+        [false, true].map((anchor) => ({
+          key: observeKey(variant, anchor),
+          spec: observeServer(variant, anchor),
+        })),
+      ),
+    ];
     const counts = new Map<string, number>();
     let next = 0;
     await Promise.all(
       Array.from({ length: PARALLEL }, async () => {
         while (next < jobs.length) {
-          const { app, c } = jobs[next++]!;
-          counts.set(`${app} ${c.name}`, await count(app, c, env(app), dir, live));
+          const i = next++;
+          const { key, spec } = jobs[i]!;
+          counts.set(key, await count(spec, `cg-${i}`, dir, live));
         }
       }),
     );
@@ -230,11 +273,12 @@ function suites(): Suite[] {
     throw new Error(`instructions bench failed (${String(out.status ?? out.signal)}):\n${out.stderr}`);
   const lines = out.stdout.trim().split('\n');
   const counts = new Map(JSON.parse(lines[lines.length - 1]!) as Array<[string, number]>);
-  return CASES.map((c): Suite => {
+  const note = `${WARM_REQUESTS} requests to warm up, ${COUNTED_REQUESTS} counted, ${CONNECTIONS} keep-alive connections; a ratio above 1 is fewer instructions than the anchor's. Work, not speed: requests/s also pays cache misses, which this count does not see`;
+  const resources = CASES.map((c): Suite => {
     const label = (app: App): string => `${LABELS[app]} instructions per request`;
     const facts: Fact[] = APPS.map((app) => ({
       label: label(app),
-      value: counts.get(`${app} ${c.name}`)!,
+      value: counts.get(resourcesKey(app, c))!,
       unit: 'instr',
     }));
     // as a throughput ratio (fewer instructions, more requests): the anchor's count over the server's
@@ -248,16 +292,35 @@ function suites(): Suite[] {
         ratio('instructions bare node / svcPlugin', 'plugin', 'node'),
         ratio('instructions bare fastify / svcPlugin', 'plugin', 'fastify'),
       ],
-      notes: [
-        `${WARM_REQUESTS} requests to warm up, ${COUNTED_REQUESTS} counted, ${CONNECTIONS} keep-alive connections; a ratio above 1 is fewer instructions than the anchor's. Work, not speed: requests/s (bench/resources) also pays cache misses, which this count does not see`,
-      ],
+      notes: [`${note} (bench/resources)`],
     };
   });
+  const label = (variant: ObservedVariant, anchor: boolean): string =>
+    `${variant}: ${anchor ? 'nothing observed' : 'observed'}, instructions per request`;
+  const observing: Suite = {
+    title:
+      'Instructions per request over HTTP (callgrind, main thread), GET /photos/3: each observer of bench/runtime-observe vs the same app with nothing observed',
+    short: 'instructions observing',
+    facts: OBSERVED_VARIANTS.flatMap((variant) =>
+      [true, false].map((anchor): Fact => ({
+        label: label(variant, anchor),
+        value: counts.get(observeKey(variant, anchor))!,
+        unit: 'instr',
+      })),
+    ),
+    ratios: OBSERVED_VARIANTS.map((variant): FactRatio => ({
+      name: `instructions nothing observed / ${variant}`,
+      of: label(variant, true),
+      to: label(variant, false),
+    })),
+    notes: [`${note} (bench/runtime-observe)`],
+  };
+  return [...resources, observing];
 }
 
 export const benchmark: BenchFile = {
   title:
-    'Instructions per request over HTTP (callgrind): get by id, batch_get of 10 and a finder page of 10 through createSvcServer and svcPlugin vs bare node:http and bare fastify',
+    'Instructions per request over HTTP (callgrind): get by id, batch_get of 10 and a finder page of 10 through createSvcServer and svcPlugin vs bare node:http and bare fastify; the observers of bench/runtime-observe vs none',
   suites,
 };
 
