@@ -49,9 +49,9 @@ const RUN_SECONDS = 1;
 const WARMUP_SECONDS = 0.5;
 const ROUNDS = 8;
 // Server processes per app and variant, the rounds spread over them (round r on pair r mod PROCESSES): one
-// process keeps its own speed for a whole run (bench/resources.bench.ts `PROCESSES`); here one unobserved
-// process slow for a run made the access log 1.14x "logging off" (rounds 0.87-1.22), where its instructions
-// are 0.91x (2026-11-29)
+// process keeps its own speed for a whole run (bench/resources.bench.ts `PROCESSES`); here a run put the
+// access log at 1.14x "logging off" (rounds 0.87-1.22) where its instructions are 0.89x: its unobserved
+// process, by all signs, ran slow for the whole run (2026-11-29)
 const PROCESSES = 2;
 const CONNECTIONS = 10;
 const PATH = '/photos/3';
