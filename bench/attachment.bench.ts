@@ -33,7 +33,7 @@ import type * as RxModule from 'rxjs';
 import type * as SvcModule from '../src';
 import type * as PhotoModule from '../examples/src/main/generated/com/example/photos/Photo';
 import type { BenchFile, Fact, Suite } from './harness';
-import { runRole } from './process-role';
+import { runRole, stopServer } from './process-role';
 
 /** Attachment size and chunk size of the load generator. */
 const ATTACHMENT_BYTES = 1024 * 1024 * 1024;
@@ -350,15 +350,7 @@ async function runDriver(): Promise<void> {
     const cpu = pick('cpu');
     process.stdout.write(`${JSON.stringify({ ms, rss, held, cpu } satisfies DriverResult)}\n`);
   } finally {
-    await Promise.all(
-      children.map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            c.process.once('exit', () => resolve());
-            c.process.send('stop');
-          }),
-      ),
-    );
+    await Promise.all(children.map((c) => stopServer(c.process)));
   }
 }
 

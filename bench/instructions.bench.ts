@@ -33,7 +33,7 @@ import {
   getText,
   pathOf,
 } from './resources.bench';
-import { stopServersWhenStopped } from './process-role';
+import { stopServer, stopServersWhenStopped } from './process-role';
 
 /** Requests before counting: enough for V8 to have optimized the path (its compiler runs slowly under valgrind). */
 const WARM_REQUESTS = 12_000;
@@ -192,14 +192,9 @@ async function count(spec: ServerSpec, base: string, dir: string, live: Set<Chil
   }
 }
 
-/** Stops a server (its `stop` message) and waits for it to exit. */
+/** Stops a server (bench/process-role.ts `stopServer`) and forgets it. */
 async function stop(child: ChildProcess, live: Set<ChildProcess>): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (child.connected) child.send('stop');
-    else child.kill('SIGTERM');
-    await exited;
-  }
+  await stopServer(child);
   live.delete(child);
 }
 

@@ -45,3 +45,25 @@ export function stopServersWhenStopped(servers: Iterable<{ kill(signal: NodeJS.S
       process.exit(1);
     });
 }
+
+/** What {@link stopServer} needs of a server's child process (a `ChildProcess`). */
+interface StoppableServer {
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  readonly connected: boolean;
+  send(message: string): boolean;
+  kill(signal: NodeJS.Signals): boolean;
+  once(event: 'exit', listener: () => void): unknown;
+}
+
+/**
+ * Stops a server role (its `stop` message: it closes and removes what it made) and resolves once it has
+ * exited; one that has exited already resolves at once, one whose channel is gone gets SIGTERM.
+ */
+export async function stopServer(server: StoppableServer): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  if (server.connected) server.send('stop');
+  else server.kill('SIGTERM');
+  await exited;
+}

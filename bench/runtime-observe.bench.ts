@@ -43,7 +43,7 @@ import type * as PhotosModule from '../test/resources/support/photos';
 import type { BenchFile, BenchTask, Fact, Suite } from './harness';
 import { pinned, processCpuMs } from './cores';
 import { median } from './stats';
-import { roleFromFlags, runRole, stopServersWhenStopped, stopWhenUndriven } from './process-role';
+import { roleFromFlags, runRole, stopServer, stopServersWhenStopped, stopWhenUndriven } from './process-role';
 
 const RUN_SECONDS = 1;
 const WARMUP_SECONDS = 0.5;
@@ -342,13 +342,7 @@ async function runDriver(): Promise<void> {
         roundRatios: a.map((x, i) => o[i]!.rps / x.rps),
       });
     } finally {
-      await Promise.all(
-        servers.map((server) => {
-          const exited = new Promise((r) => server.once('exit', r));
-          server.send('stop');
-          return exited;
-        }),
-      );
+      await Promise.all(servers.map((server) => stopServer(server)));
     }
   }
   process.stdout.write(`${JSON.stringify(results)}\n`);
