@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { EncodedResponse } from '../resources/request';
 import { REPLY_READY_HEADERS, beyondAscii, ownSymbol } from './http-adapter';
-import { responseBodyBytes } from '../resources/response-facts';
+import { responseBodyBytes, responseBodyToWrite } from '../resources/response-facts';
 
 /**
  * svcPlugin's short way to write a plain response: `res.writeHead(status, headers)` and `res.end(body)` on
@@ -127,10 +127,15 @@ export function sendDirect(
     }
   }
   if (!typed) return false;
-  // a string body goes out in one write with the headers, in the body's encoding, so that headers with
-  // Latin-1 characters (a raw key in the id header) need the body as bytes, as send() does
-  if (typeof body === 'string' && latin1) body = Buffer.from(body, 'utf8');
-  const length = typeof body === 'string' ? responseBodyBytes(out) : body.byteLength;
+  // a text body goes out as its UTF-8 bytes, made once (response-facts.ts); a larger one in one write with
+  // the headers, in the body's encoding, so that headers with Latin-1 characters (a raw key in the id
+  // header) need it as bytes, as send() does
+  let length: number;
+  if (typeof body === 'string') {
+    length = responseBodyBytes(out);
+    body = responseBodyToWrite(out, body);
+    if (typeof body === 'string' && latin1) body = Buffer.from(body, 'utf8');
+  } else length = body.byteLength;
   // fastify keeps a content-length it is given only if it is the body's (and always for HEAD); it replaces
   // a wrong one in place, and adds a missing one last
   const given = headers['content-length'];

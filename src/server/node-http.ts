@@ -13,7 +13,7 @@ import {
   isPromise,
 } from './http-adapter';
 import { optionsAnswerOf } from '../resources/options-answers';
-import { responseBodyBytes } from '../resources/response-facts';
+import { responseBodyBytes, responseBodyToWrite } from '../resources/response-facts';
 import { nodeDocumentationHandler } from './documentation-adapters';
 import {
   type SvcPluginOptions,
@@ -386,7 +386,8 @@ function writeAtOnce(
   all['content-length'] = length;
   res.writeHead(status, all);
   if (body === undefined) res.end();
-  else res.end(body);
+  // its UTF-8 bytes, made once with its length (response-facts.ts)
+  else res.end(responseBodyToWrite(out, body));
   return true;
 }
 

@@ -171,6 +171,34 @@ describe('method header and HTTP methods', () => {
   });
 });
 
+describe('text bodies', () => {
+  // a body of 1 024 chars or more holding a char beyond Latin-1 is written as UTF-8 bytes made once
+  // (src/resources/response-facts.ts); shorter ones, and one-byte ones, as text
+  it.each([
+    ['short, ASCII', 'Dunes'],
+    ['short, beyond Latin-1', 'Été à Paris ☀'],
+    ['long, Latin-1', `Été ${'à Paris '.repeat(200)}`],
+    ['long, beyond Latin-1', `${'à Paris '.repeat(200)}☀ 東京 😀`],
+    ['long, a four-byte char first', `😀${'x'.repeat(3000)}`],
+    ['longer than the pooled ones, beyond Latin-1', `☀${'y'.repeat(9000)}`],
+  ])('answers a %s title with its UTF-8 bytes and their length', async (_, title) => {
+    svc.store.set('7', makePhoto(7, title));
+    for (const path of ['/photos/7', '/photos?ids=List(7,7)', '/photos?ids=List(7)']) {
+      const r = await server.request('GET', path);
+      expect(r.status).toBe(200);
+      const expected = Buffer.from(r.text, 'utf8');
+      expect(Buffer.from(r.bytes).equals(expected)).toBe(true);
+      if (r.headers.get('content-length') !== null)
+        expect(Number(r.headers.get('content-length'))).toBe(r.bytes.byteLength);
+      const photo = path === '/photos/7' ? r.json : r.json.results['7'];
+      expect(photo.title).toBe(title);
+    }
+    const head = await server.request('HEAD', '/photos/7');
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+  });
+});
+
 describe('header prefix', () => {
   it('speaks X-RestLi-* when configured, and reads both prefixes when asked', async () => {
     const restli = await startServer({
