@@ -46,8 +46,9 @@ let poolUsed = 0;
  * two-byte string (a text with a char beyond Latin-1 anywhere: `☀` in a title) both passes are slow.
  * Measured over HTTP (callgrind, 3 000 requests after 12 000, bench/resources' servers): the example's
  * batch_get of 10, whose answer holds such a title, spent 10.5k of its 163.8k instructions in `byteLength`
- * and 17.4k in the socket's write; written from these bytes, 160.9k through svcPlugin and 156.6k through
- * createSvcServer (~160k before), the test for such a char included (~5k of it: it reads up to the `☀`).
+ * and 17.4k in the socket's write; written from these bytes, 160.2k through svcPlugin and 156.7k through
+ * createSvcServer (~160k before), the test for such a char included (~7.7k of it: it reads up to the `☀`,
+ * through V8's runtime).
  * A one-byte text keeps Node's way: bytes go out in a write of their own beside the header block, ~4.5k
  * instructions more than the one joined write, which a get by id's ~90 bytes (+4.4k in all) and the
  * finder page's ~875 (+2.7k) did not repay; texts under {@link TESTED_BODY_CHARS} are not tested.
@@ -103,9 +104,10 @@ export function responseBodyBytes(response: EncodedResponse): number {
 }
 
 /**
- * What an adapter writes of a text body: its UTF-8 bytes when they were made once for the response (a
- * text of up to {@link POOLED_BODY_CHARS} chars: made here if not yet), else the text. Call after
- * {@link responseBodyBytes} for the same response (its length is then the content-length).
+ * What an adapter writes of a text body: its UTF-8 bytes when they are made once for the response (a text
+ * of {@link TESTED_BODY_CHARS} to {@link POOLED_BODY_CHARS} chars beyond Latin-1: made here if not yet),
+ * else the text. Call after {@link responseBodyBytes} for the same response (its length is then the
+ * content-length).
  */
 export function responseBodyToWrite(response: EncodedResponse, body: string): string | Buffer {
   if (body.length > POOLED_BODY_CHARS || body.length < TESTED_BODY_CHARS) return body;

@@ -127,9 +127,9 @@ export function sendDirect(
     }
   }
   if (!typed) return false;
-  // a text body goes out as its UTF-8 bytes, made once (response-facts.ts); a larger one in one write with
-  // the headers, in the body's encoding, so that headers with Latin-1 characters (a raw key in the id
-  // header) need it as bytes, as send() does
+  // a two-byte text of 1-8k chars goes out as its UTF-8 bytes, made once with its length
+  // (response-facts.ts); any other text in one write with the headers, in the body's encoding, so that
+  // headers with Latin-1 characters (a raw key in the id header) need it as bytes, as send() does
   let length: number;
   if (typeof body === 'string') {
     length = responseBodyBytes(out);
