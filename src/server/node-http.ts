@@ -386,7 +386,8 @@ function writeAtOnce(
   all['content-length'] = length;
   res.writeHead(status, all);
   if (body === undefined) res.end();
-  // its UTF-8 bytes, made once with its length (response-facts.ts)
+  // a two-byte text of 1-8k chars as its UTF-8 bytes, made once with its length; any other as text
+  // (response-facts.ts)
   else res.end(responseBodyToWrite(out, body));
   return true;
 }
