@@ -42,9 +42,9 @@ export function pinned(cores: string | number, argv: readonly string[]): PinnedC
 
 /**
  * A process's CPU time so far (all its threads, user and system), ms, from Linux `/proc` (clock ticks of
- * 10 ms); undefined elsewhere, or when the process is gone. Beside requests/s: a server near what one
- * autocannon process can send (~30 000 gets/s on the 2-core machines) shows only part of its cost in
- * requests/s, and all of it in CPU time per request.
+ * 10 ms); undefined elsewhere, or when the process is gone. Beside requests/s: a server near what its load
+ * generator can send (one autocannon process: ~30 000 gets/s on the 2-core machines; load-generator.ts)
+ * shows only part of its cost in requests/s, and all of it in CPU time per request.
  */
 export function processCpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;

@@ -1,5 +1,6 @@
 /**
- * The resource server over HTTP against the physical limits of one Node process, with autocannon, in the
+ * The resource server over HTTP against the physical limits of one Node process, with wrk (or autocannon:
+ * load-generator.ts), in the
  * same run: a get by id, a batch_get of 10 and a finder page of 10 of the example service's `photos`,
  * served four ways: a bare `node:http` server and a bare fastify route returning the same JSON (the
  * anchors), `svcPlugin` on fastify and the standalone `createSvcServer` (node:http), at 10 and 100
@@ -13,7 +14,7 @@
  * reports the results as facts. `suites()` spawns this file as a *driver* (`--driver`, pinned to one core
  * with taskset when there are two), which spawns three *server* processes per app (`--server`, the app named
  * by `SVC_BENCH_APP`, all pinned to the other core; the rounds spread over them, see `PROCESSES`) and drives
- * them with autocannon. Each app has processes of its own, as it would in production: in one shared process
+ * them with the load generator. Each app has processes of its own, as it would in production: in one shared process
  * the apps' code shared Node's HTTP internals, whose inline caches then saw four apps' objects, which slowed
  * the bare server most (its ratio is the anchor: sharing made the svc servers look 5-10% closer to it than a
  * bare server alone is). Each case runs in rounds with the apps' order rotated, after a short warmup. A ratio
@@ -39,10 +40,11 @@ import type { BenchFile, Fact, Suite } from './harness';
 import { median } from './stats';
 import { pinned, processCpuMs } from './cores';
 import { roleFromFlags, runRole, stopServersWhenStopped, stopWhenUndriven } from './process-role';
+import { loadGeneratorNote, runLoad } from './load-generator';
 
 /**
- * Seconds per measured run, and of warmup per case and app: autocannon counts whole seconds (a run of 0.5 s or
- * of 1.5 s took 1 s or 2 s), so runs are 1 s and there are more rounds.
+ * Seconds per measured run, and of warmup per case and app: both load generators count whole seconds (an
+ * autocannon run of 0.5 s or of 1.5 s took 1 s or 2 s), so runs are 1 s and there are more rounds.
  */
 const RUN_SECONDS = 1;
 const WARMUP_SECONDS = 1;
@@ -295,50 +297,9 @@ export async function checkSameAnswers(
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Driver process: autocannon against the server process
-
-interface AutocannonResult {
-  /** Seconds. */
-  readonly duration: number;
-  readonly requests: { readonly total: number };
-  /** Milliseconds. */
-  readonly latency: { readonly p99: number; readonly mean: number };
-  readonly non2xx: number;
-  readonly errors: number;
-}
-
-/** autocannon's callback form, which answers its run as an emitter of each response. */
-type Autocannon = (
-  options: {
-    url: string;
-    connections: number;
-    duration: number;
-    pipelining?: number;
-    headers?: Record<string, string>;
-  },
-  done: (err: Error | null, result: AutocannonResult) => void,
-) => {
-  /** `ms`: the response's time from its request's write, from `process.hrtime` (not rounded). */
-  on(
-    event: 'response',
-    listener: (client: unknown, status: number, bytes: number, ms: number) => void,
-  ): unknown;
-};
-
-/**
- * The 99th percentile (nearest rank) of `ms`. Why not autocannon's own p99: its histogram keeps whole
- * milliseconds, where the servers' p99 at 10 connections is a fraction of one (0 or 1 ms readings left the
- * p99 goal undecided in most runs until 2026-11-29); each response's own time is kept to the µs.
- */
-function percentile99(ms: Float64Array): number {
-  if (ms.length === 0) return NaN;
-  const sorted = ms.slice().sort();
-  return sorted[Math.max(0, Math.ceil(0.99 * sorted.length) - 1)]!;
-}
+// Driver process: the load generator against the server processes
 
 async function runDriver(): Promise<void> {
-  // autocannon ships no types: its one call is typed here
-  const autocannon = createRequire(__filename)('autocannon') as Autocannon;
   const start = pinned(0, [process.execPath, '-r', '@swc-node/register', __filename, '--server']);
   const servers: ChildProcess[] = [];
   /** The port and pid of each process of each app. */
@@ -374,36 +335,23 @@ async function runDriver(): Promise<void> {
     const url = urlOf(app, i, c);
     const pid = instances[app][i]!.pid;
     const before = processCpuMs(pid);
-    // each response's time, in a buffer grown by doubling (a run of 1 s is ~10 000-60 000 responses); the
-    // listener is ~0.1 µs of the ~20-30 µs autocannon's process spends per request, the same for every app
-    let times = new Float64Array(1 << 16);
-    let n = 0;
-    const r = await new Promise<AutocannonResult>((resolve, reject) => {
-      const run = autocannon(
-        { url, connections, duration, pipelining: 1, headers: { 'x-svc-protocol-version': '2.0.0' } },
-        (err, result) => (err === null ? resolve(result) : reject(err)),
-      );
-      run.on('response', (_client, _status, _bytes, ms) => {
-        if (n === times.length) {
-          const grown = new Float64Array(2 * n);
-          grown.set(times);
-          times = grown;
-        }
-        times[n++] = ms;
-      });
+    const r = await runLoad({
+      url,
+      connections,
+      seconds: duration,
+      headers: { 'x-svc-protocol-version': '2.0.0' },
     });
     const after = processCpuMs(pid);
-    const answered = times.subarray(0, n);
     return {
-      rps: r.requests.total / r.duration,
-      p99: n === 0 ? r.latency.p99 : percentile99(answered),
-      mean: n === 0 ? r.latency.mean : answered.reduce((sum, t) => sum + t, 0) / n,
+      rps: r.requests / r.seconds,
+      p99: r.p99,
+      mean: r.mean,
       non2xx: r.non2xx,
       errors: r.errors,
       cpuUs:
-        before === undefined || after === undefined || r.requests.total === 0
+        before === undefined || after === undefined || r.requests === 0
           ? undefined
-          : ((after - before) * 1000) / r.requests.total,
+          : ((after - before) * 1000) / r.requests,
     };
   };
   const mean = (xs: Measured[]): Measured => ({
@@ -464,7 +412,7 @@ async function runDriver(): Promise<void> {
 // The benchmark file: facts from the driver
 
 function suites(): Suite[] {
-  // each autocannon run takes ~0.5 s beyond its duration (connecting, its report): counted, with room
+  // each run takes up to ~0.5 s beyond its duration (autocannon's connecting and report): counted, with room
   const runs = CONNECTIONS.length * CASES.length * APPS.length;
   const budget =
     (runs * (PROCESSES * WARMUP_SECONDS + ROUNDS * RUN_SECONDS + (PROCESSES + ROUNDS) * 0.75) + 90) * 1000;
@@ -507,16 +455,16 @@ function suites(): Suite[] {
     };
     const p99Verdict = (x: App): string => verdict(p99(x) <= 1.2 * p99('node'));
     const notes = [
-      `${ROUNDS} rounds × ${RUN_SECONDS} s per app (order rotated each round) over ${PROCESSES} server processes per app (round r on process r mod ${PROCESSES}), each warmed ${WARMUP_SECONDS} s; autocannon in its own process; ${r.pinned ? 'server and load generator pinned to one core each (taskset)' : 'not pinned'}`,
+      `${ROUNDS} rounds × ${RUN_SECONDS} s per app (order rotated each round) over ${PROCESSES} server processes per app (round r on process r mod ${PROCESSES}), each warmed ${WARMUP_SECONDS} s; ${loadGeneratorNote()}; ${r.pinned ? 'server and load generator pinned to one core each (taskset)' : 'not pinned'}`,
       `goal: createSvcServer ≥ 0.90× bare node:http requests/s: ${verdict(ratio('standalone', 'node') >= 0.9)} at ${ratio('standalone', 'node').toFixed(2)}× (${spread('standalone', 'node')})`,
       `goal: svcPlugin ≥ 0.90× bare node:http requests/s: ${verdict(ratio('plugin', 'node') >= 0.9)} at ${ratio('plugin', 'node').toFixed(2)}× (${spread('plugin', 'node')})`,
       `goal: svcPlugin ≥ 0.95× bare fastify requests/s: ${verdict(ratio('plugin', 'fastify') >= 0.95)} at ${ratio('plugin', 'fastify').toFixed(2)}× (${spread('plugin', 'fastify')})`,
       `goal: p99 ≤ 1.2× node's (${p99('node').toFixed(3)} ms, median of rounds): createSvcServer ${p99Verdict('standalone')} at ${p99('standalone').toFixed(3)} ms (${(p99('standalone') / p99('node')).toFixed(2)}×), svcPlugin ${p99Verdict('plugin')} at ${p99('plugin').toFixed(3)} ms (${(p99('plugin') / p99('node')).toFixed(2)}×) (each response's time, µs resolution)`,
       `anchor: bare fastify at ${ratio('fastify', 'node').toFixed(2)}× bare node:http`,
     ];
-    // requests/s compares servers only as far as one autocannon process can drive them: the bare servers run
-    // near its limit (~30 000 gets/s here), which narrows their lead. The CPU each server spends per request
-    // is the ratio a saturated server would reach: printed beside (median of rounds), not a verdict.
+    // The CPU each server spends per request is the ratio a saturated server reaches: printed beside (median
+    // of rounds), not a verdict. Under wrk it is requests/s's own ratio (the servers' cores are busy); under
+    // autocannon, which the bare servers nearly outrun, requests/s shows only part of a difference in it.
     if (APPS.every((app) => r.rounds[app].every((m) => m.cpuUs !== undefined))) {
       const cpu = (x: App, y: App): string =>
         median(r.rounds[x].map((m, i) => r.rounds[y][i]!.cpuUs! / m.cpuUs!)).toFixed(2);
@@ -563,7 +511,7 @@ function suites(): Suite[] {
 
 export const benchmark: BenchFile = {
   title:
-    'Resource server over HTTP (autocannon): get by id, batch_get of 10 and a finder page of 10 through createSvcServer and svcPlugin vs bare node:http and bare fastify returning the same JSON',
+    'Resource server over HTTP (wrk, else autocannon): get by id, batch_get of 10 and a finder page of 10 through createSvcServer and svcPlugin vs bare node:http and bare fastify returning the same JSON',
   suites,
 };
 

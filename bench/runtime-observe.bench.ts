@@ -1,5 +1,5 @@
 /**
- * What observing a service costs, over HTTP with autocannon (`GET /photos/3`, the example service, 10
+ * What observing a service costs, over HTTP with wrk or autocannon (load-generator.ts; `GET /photos/3`, the example service, 10
  * connections), each variant against the same service with nothing observed, each app in two server
  * processes of its own (`PROCESSES`), in the same run (8 rounds of 1 s each, back to back, spread over the
  * two pairs; the verdict reads the median of the rounds' ratios, which a load that drifts during the run, as
@@ -19,7 +19,7 @@
  *   spans, the W3C propagator and the AsyncLocalStorage context manager (reported, no goal). The SDK is
  *   registered in the observed app's process only.
  *
- * The server processes are pinned to core 0 and autocannon's to core 1 (`taskset`, when there is one); the
+ * The server processes are pinned to core 0 and the load generator to core 1 (`taskset`, when there is one); the
  * order of the two apps swaps between a pair's rounds. The driver stops its servers when it is stopped (the harness's
  * time budget), and a server exits when its driver is gone. Then, in this process, the same per request without HTTP: the
  * pipeline's `handle` for a get, with each observer and with none (what each adds, in µs).
@@ -42,11 +42,13 @@ import type * as PinoModule from 'pino';
 import type * as PhotosModule from '../test/resources/support/photos';
 import type { BenchFile, BenchTask, Fact, Suite } from './harness';
 import { pinned, processCpuMs } from './cores';
+import { loadGeneratorNote, runLoad } from './load-generator';
 import { median } from './stats';
 import { roleFromFlags, runRole, stopServer, stopServersWhenStopped, stopWhenUndriven } from './process-role';
 
 const RUN_SECONDS = 1;
-const WARMUP_SECONDS = 0.5;
+// (wrk runs whole seconds)
+const WARMUP_SECONDS = 1;
 const ROUNDS = 8;
 // Server processes per app and variant, the rounds spread over them (round r on pair r mod PROCESSES): one
 // process keeps its own speed for a whole run (bench/resources.bench.ts `PROCESSES`); here a run put the
@@ -266,15 +268,7 @@ interface DriverResult {
   readonly roundRatios: readonly number[];
 }
 
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  headers?: Record<string, string>;
-}) => Promise<{ duration: number; requests: { total: number }; non2xx: number; errors: number }>;
-
 async function runDriver(): Promise<void> {
-  const autocannon = createRequire(__filename)('autocannon') as Autocannon;
   stopServersOnExit();
   const results: DriverResult[] = [];
   for (const variant of VARIANTS) {
@@ -300,18 +294,18 @@ async function runDriver(): Promise<void> {
     const run = async (app: 'anchor' | 'observed', i: number, duration: number): Promise<Measured> => {
       const pid = servers[at(app, i)]!.pid;
       const before = processCpuMs(pid);
-      const r = await autocannon({
+      const r = await runLoad({
         url: `http://127.0.0.1:${ports[at(app, i)]!}${PATH}`,
         connections: CONNECTIONS,
-        duration,
+        seconds: duration,
         headers: { 'x-svc-protocol-version': '2.0.0' },
       });
       const after = processCpuMs(pid);
       const cpuUs =
-        before === undefined || after === undefined || r.requests.total === 0
+        before === undefined || after === undefined || r.requests === 0
           ? undefined
-          : ((after - before) * 1000) / r.requests.total;
-      return { rps: r.requests.total / r.duration, cpuUs, non2xx: r.non2xx, errors: r.errors };
+          : ((after - before) * 1000) / r.requests;
+      return { rps: r.requests / r.seconds, cpuUs, non2xx: r.non2xx, errors: r.errors };
     };
     try {
       for (let i = 0; i < PROCESSES; i++) {
@@ -418,7 +412,10 @@ function suites(): Suite[] {
     ];
     const notes = [
       `${ROUNDS} rounds × ${RUN_SECONDS} s per app (order swapped between a pair's rounds) over ${PROCESSES} server processes per app (round r on pair r mod ${PROCESSES}), each warmed ${WARMUP_SECONDS} s; ` +
-        (driver.pinned ? 'server on core 0, autocannon on core 1 (taskset)' : 'no taskset: cores not pinned'),
+        (driver.pinned
+          ? 'server on core 0, load generator on core 1 (taskset)'
+          : 'no taskset: cores not pinned') +
+        `; ${loadGeneratorNote()}`,
       `round ratios ${sorted.map((x) => x.toFixed(2)).join(' ')} (their spread is the noise)`,
       goal.min === undefined
         ? `reported (no goal): ${goal.label}: median ${ratio.toFixed(3)}×`
@@ -431,7 +428,7 @@ function suites(): Suite[] {
         { label: 'nothing observed server CPU per request', value: cpuA, unit: 'µs' },
       );
       notes.push(
-        `server CPU per request (all threads, from /proc, 10 ms ticks): ${cpuO.toFixed(1)} µs observed vs ${cpuA.toFixed(1)} µs (${(cpuO / cpuA).toFixed(2)}× the CPU; requests/s is the goal's measure, and an unobserved server near what autocannon can send shows only part of the cost in it)`,
+        `server CPU per request (all threads, from /proc, 10 ms ticks): ${cpuO.toFixed(1)} µs observed vs ${cpuA.toFixed(1)} µs (${(cpuO / cpuA).toFixed(2)}× the CPU; requests/s is the goal's measure; under autocannon, which an unobserved server nearly outruns, it shows only part of the cost)`,
       );
     }
     const bad = r.observed.non2xx + r.observed.errors + r.anchor.non2xx + r.anchor.errors;
@@ -457,7 +454,7 @@ function suites(): Suite[] {
 
 export const benchmark: BenchFile = {
   title:
-    'Observability cost over HTTP (autocannon, get by id): metrics, tracing API without SDK, access log at info (svcPlugin and the standalone server), tracing with an SDK, each vs the same service unobserved',
+    'Observability cost over HTTP (wrk, else autocannon; get by id): metrics, tracing API without SDK, access log at info (svcPlugin and the standalone server), tracing with an SDK, each vs the same service unobserved',
   suites,
 };
 

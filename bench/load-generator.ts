@@ -1,0 +1,200 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+/**
+ * The HTTP benchmarks' load generator: wrk (Debian's `wrk`, one thread) when it is installed, autocannon
+ * otherwise. Both run in the caller's process group on the caller's core (the drivers are pinned to the
+ * core the servers are not on).
+ *
+ * Why wrk first: one autocannon process sends at most ~30 000 gets/s on this machine's cores, where a bare
+ * `node:http` or fastify server answers ~50 000: the servers waited for autocannon, requests/s measured
+ * autocannon as much as the server, and a lighter server could not show it (the bare servers' lead over the
+ * svc servers was squeezed towards 1.0×). wrk (C, epoll) drives the same servers to a busy core: the server
+ * processes' CPU time was 0.99-1.03 of the run's wall time in every case at 10 and 100 connections
+ * (`/proc` of the server, 3 s runs, 2026-11-29), so requests/s is the server's own limit.
+ * `SVC_BENCH_LOAD=autocannon` picks autocannon even when wrk is there.
+ */
+
+export type LoadGeneratorName = 'wrk' | 'autocannon';
+
+export interface LoadOptions {
+  readonly url: string;
+  readonly connections: number;
+  /** Seconds; wrk counts whole ones (a shorter run takes 1 s). */
+  readonly seconds: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface LoadRun {
+  /** Responses received. */
+  readonly requests: number;
+  /** The run's length, seconds. */
+  readonly seconds: number;
+  /** The 99th percentile and the mean of the responses' times, ms (each response timed to the µs). */
+  readonly p99: number;
+  readonly mean: number;
+  /** Responses other than 2xx (wrk: other than 2xx or 3xx). */
+  readonly non2xx: number;
+  /** Connection errors and timeouts. */
+  readonly errors: number;
+}
+
+let chosen: LoadGeneratorName | undefined;
+
+/** The load generator this machine has (see the module comment); looked up once. */
+export function loadGenerator(): LoadGeneratorName {
+  if (chosen === undefined) {
+    const wanted = process.env.SVC_BENCH_LOAD;
+    if (wanted !== undefined && wanted !== 'wrk' && wanted !== 'autocannon')
+      throw new Error(`SVC_BENCH_LOAD must be wrk or autocannon, not '${wanted}'`);
+    const hasWrk =
+      wanted !== 'autocannon' && spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
+    if (wanted === 'wrk' && !hasWrk)
+      throw new Error('SVC_BENCH_LOAD=wrk, but wrk is not installed (apt-get install wrk)');
+    chosen = hasWrk ? 'wrk' : 'autocannon';
+  }
+  return chosen;
+}
+
+/** A note for the benchmarks' output: which generator drove the servers, and what the other would mean. */
+export function loadGeneratorNote(): string {
+  return loadGenerator() === 'wrk'
+    ? "load generator: wrk, one thread (it keeps the server busy: requests/s is the server's limit)"
+    : "load generator: autocannon (wrk is not installed: apt-get install wrk): one autocannon process sends ~30 000 gets/s, near the bare servers' limit, which squeezes their lead in requests/s";
+}
+
+/** One run of `options.seconds` against `options.url`. */
+export function runLoad(options: LoadOptions): Promise<LoadRun> {
+  return loadGenerator() === 'wrk' ? runWrk(options) : runAutocannon(options);
+}
+
+const WRK_REPORT = path.join(__dirname, 'wrk-report.lua');
+const WRK_LINE = /^SVC-WRK (\{.*\})$/m;
+
+interface WrkReport {
+  readonly requests: number;
+  readonly durationUs: number;
+  readonly p99Us: number;
+  readonly meanUs: number;
+  readonly status: number;
+  readonly connect: number;
+  readonly read: number;
+  readonly write: number;
+  readonly timeout: number;
+}
+
+function runWrk(options: LoadOptions): Promise<LoadRun> {
+  const args = [
+    '-t1',
+    `-c${options.connections}`,
+    `-d${Math.max(1, Math.round(options.seconds))}s`,
+    '--timeout',
+    '10s',
+    '-s',
+    WRK_REPORT,
+  ];
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
+  args.push(options.url);
+  return new Promise((resolve, reject) => {
+    const wrk = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    wrk.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    wrk.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    wrk.once('error', reject);
+    wrk.once('close', (code) => {
+      const line = WRK_LINE.exec(out);
+      if (code !== 0 || line === null) {
+        reject(new Error(`wrk ${args.join(' ')} exited with ${String(code)}:\n${out}${err}`));
+        return;
+      }
+      const r = JSON.parse(line[1]!) as WrkReport;
+      resolve({
+        requests: r.requests,
+        seconds: r.durationUs / 1e6,
+        p99: r.p99Us / 1000,
+        mean: r.meanUs / 1000,
+        non2xx: r.status,
+        errors: r.connect + r.read + r.write + r.timeout,
+      });
+    });
+  });
+}
+
+interface AutocannonResult {
+  /** Seconds. */
+  readonly duration: number;
+  readonly requests: { readonly total: number };
+  /** Milliseconds. */
+  readonly latency: { readonly p99: number; readonly mean: number };
+  readonly non2xx: number;
+  readonly errors: number;
+}
+
+/** autocannon's callback form, which answers its run as an emitter of each response. */
+type Autocannon = (
+  options: {
+    url: string;
+    connections: number;
+    duration: number;
+    pipelining?: number;
+    headers?: Record<string, string>;
+  },
+  done: (err: Error | null, result: AutocannonResult) => void,
+) => {
+  /** `ms`: the response's time from its request's write, from `process.hrtime` (not rounded). */
+  on(
+    event: 'response',
+    listener: (client: unknown, status: number, bytes: number, ms: number) => void,
+  ): unknown;
+};
+
+/**
+ * The 99th percentile (nearest rank) of `ms`. Why not autocannon's own p99: its histogram keeps whole
+ * milliseconds, where the servers' p99 at 10 connections is a fraction of one (0 or 1 ms readings left the
+ * p99 goal undecided in most runs until 2026-11-29); each response's own time is kept to the µs.
+ */
+export function percentile99(ms: Float64Array): number {
+  if (ms.length === 0) return NaN;
+  const sorted = ms.slice().sort();
+  return sorted[Math.max(0, Math.ceil(0.99 * sorted.length) - 1)]!;
+}
+
+async function runAutocannon(options: LoadOptions): Promise<LoadRun> {
+  // autocannon ships no types: its one call is typed here
+  const autocannon = createRequire(__filename)('autocannon') as Autocannon;
+  // each response's time, in a buffer grown by doubling (a run of 1 s is ~10 000-60 000 responses); the
+  // listener is ~0.1 µs of the ~20-30 µs autocannon's process spends per request, the same for every app
+  let times = new Float64Array(1 << 16);
+  let n = 0;
+  const r = await new Promise<AutocannonResult>((resolve, reject) => {
+    const run = autocannon(
+      {
+        url: options.url,
+        connections: options.connections,
+        duration: options.seconds,
+        pipelining: 1,
+        headers: { ...options.headers },
+      },
+      (err, result) => (err === null ? resolve(result) : reject(err)),
+    );
+    run.on('response', (_client, _status, _bytes, ms) => {
+      if (n === times.length) {
+        const grown = new Float64Array(2 * n);
+        grown.set(times);
+        times = grown;
+      }
+      times[n++] = ms;
+    });
+  });
+  const answered = times.subarray(0, n);
+  return {
+    requests: r.requests.total,
+    seconds: r.duration,
+    p99: n === 0 ? r.latency.p99 : percentile99(answered),
+    mean: n === 0 ? r.latency.mean : answered.reduce((sum, t) => sum + t, 0) / n,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
+}
