@@ -129,7 +129,7 @@ function startServer(
  * Sends `count` GETs of `urlPath` over the agent's keep-alive connections; throws on a non-2xx answer. The
  * counted requests go over the connections the warmup opened: four new connections at the count's start
  * added ~30k instructions a request to a get by id of ~64k, over 3 000 requests (a connection's setup and
- * first requests, which autocannon's runs of ~25 000 requests per connection set dilute).
+ * first requests, which the resources bench's runs of 1 s, ~250-5 000 requests per connection, dilute).
  */
 async function drive(agent: http.Agent, port: number, urlPath: string, count: number): Promise<void> {
   const one = (): Promise<void> =>
