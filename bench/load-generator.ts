@@ -1,5 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -196,5 +198,86 @@ async function runAutocannon(options: LoadOptions): Promise<LoadRun> {
     mean: n === 0 ? r.latency.mean : answered.reduce((sum, t) => sum + t, 0) / n,
     non2xx: r.non2xx,
     errors: r.errors,
+  };
+}
+
+/** A paced run's latency (see {@link runPaced}). */
+export interface PacedRun {
+  /** Responses timed (those of requests sent after the run's first {@link PACED_SETTLE_MS}). */
+  readonly requests: number;
+  /** The 99th percentile and the mean of their times, ms (µs resolution). */
+  readonly p99: number;
+  readonly mean: number;
+  /** Responses other than 2xx or 3xx, and requests that got no response. */
+  readonly non2xx: number;
+}
+
+/** Requests sent in a paced run's first milliseconds are not timed: its connections are being opened. */
+const PACED_SETTLE_MS = 200;
+
+let hasH2load: boolean | undefined;
+
+/** Whether paced runs are possible here (h2load, Debian's `nghttp2-client`). */
+export function canPace(): boolean {
+  hasH2load ??= spawnSync('h2load', ['--version'], { stdio: 'ignore' }).error === undefined;
+  return hasH2load;
+}
+
+/**
+ * A run at a fixed offered load: `rate` requests/s spread evenly over the connections (h2load `--rps`, per
+ * connection), each response timed from its request's write. Latency compared at the same offered load, below
+ * every server's limit, is what a p99 goal can read: at a busy core (wrk, autocannon) a response also waits
+ * behind all the others, so p99 there follows each server's requests/s and the machine's stalls. autocannon's
+ * own rate option is a quota per second, sent as fast as it can go and then paused, not a pace.
+ */
+export function runPaced(options: LoadOptions & { readonly rate: number }): Promise<PacedRun> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-paced-'));
+  const log = path.join(dir, 'requests.log');
+  const perConnection = Math.max(1, Math.round(options.rate / options.connections));
+  const args = [
+    '--h1',
+    '-t1',
+    `-c${options.connections}`,
+    `--rps=${perConnection}`,
+    `-D`,
+    String(Math.max(1, Math.round(options.seconds))),
+    `--log-file=${log}`,
+  ];
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
+  args.push(options.url);
+  return new Promise<PacedRun>((resolve, reject) => {
+    const h2load = spawn('h2load', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    h2load.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    h2load.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
+    h2load.once('error', reject);
+    h2load.once('close', (code) => {
+      try {
+        if (code !== 0) throw new Error(`h2load ${args.join(' ')} exited with ${String(code)}:\n${out}`);
+        resolve(pacedFigures(readFileSync(log, 'utf8'), out));
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
+  }).finally(() => rmSync(dir, { recursive: true, force: true }));
+}
+
+/** The figures of h2load's request log (a line per response: start µs since the epoch, status, µs taken). */
+function pacedFigures(log: string, report: string): PacedRun {
+  const rows = log
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => l.split('\t').map(Number) as [number, number, number]);
+  const first = rows.reduce((m, r) => Math.min(m, r[0]), Infinity);
+  const timed = rows.filter((r) => r[0] - first >= PACED_SETTLE_MS * 1000);
+  const ms = Float64Array.from(timed, (r) => r[2] / 1000);
+  const bad = timed.filter((r) => !(r[1] >= 200 && r[1] < 400)).length;
+  // requests h2load gave up on have no line of their own
+  const lost = /(\d+) errored, (\d+) timeout/.exec(report);
+  return {
+    requests: ms.length,
+    p99: percentile99(ms),
+    mean: ms.length === 0 ? NaN : ms.reduce((s, t) => s + t, 0) / ms.length,
+    non2xx: bad + Number(lost?.[1] ?? 0) + Number(lost?.[2] ?? 0),
   };
 }
