@@ -5,9 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * The HTTP benchmarks' load generator: wrk (Debian's `wrk`, one thread) when it is installed, autocannon
- * otherwise. Both run in the caller's process group on the caller's core (the drivers are pinned to the
- * core the servers are not on).
+ * The HTTP benchmarks' load generators: wrk (Debian's `wrk`, one thread, a child process) when it is
+ * installed, autocannon (in the caller's process) otherwise, and h2load (Debian's `nghttp2-client`) for the
+ * paced runs of {@link runPaced}. All run on the caller's core (the drivers are pinned to the core the
+ * servers are not on).
  *
  * Why wrk first: one autocannon process sends at most ~30 000 gets/s on this machine's cores, where a bare
  * `node:http` or fastify server answers ~50 000: the servers waited for autocannon, requests/s measured
@@ -63,7 +64,7 @@ export function loadGenerator(): LoadGeneratorName {
 export function loadGeneratorNote(): string {
   return loadGenerator() === 'wrk'
     ? "load generator: wrk, one thread (it keeps the server busy: requests/s is the server's limit)"
-    : "load generator: autocannon (wrk is not installed: apt-get install wrk): one autocannon process sends ~30 000 gets/s, near the bare servers' limit, which squeezes their lead in requests/s";
+    : `load generator: autocannon (${process.env.SVC_BENCH_LOAD === 'autocannon' ? 'SVC_BENCH_LOAD' : 'wrk is not installed: apt-get install wrk'}): one autocannon process sends ~30 000 gets/s, near the bare servers' limit, which squeezes their lead in requests/s`;
 }
 
 /** One run of `options.seconds` against `options.url`. */

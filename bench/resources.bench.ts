@@ -1,10 +1,10 @@
 /**
- * The resource server over HTTP against the physical limits of one Node process, with wrk (or autocannon:
- * load-generator.ts), in the
- * same run: a get by id, a batch_get of 10 and a finder page of 10 of the example service's `photos`,
- * served four ways: a bare `node:http` server and a bare fastify route returning the same JSON (the
- * anchors), `svcPlugin` on fastify and the standalone `createSvcServer` (node:http), at 10 and 100
- * connections.
+ * The resource server over HTTP against the physical limits of one Node process, in the same run: a get by
+ * id, a batch_get of 10 and a finder page of 10 of the example service's `photos`, served four ways: a bare
+ * `node:http` server and a bare fastify route returning the same JSON (the anchors), `svcPlugin` on fastify
+ * and the standalone `createSvcServer` (node:http), at 10 and 100 connections. Load from wrk, which keeps
+ * each server's core busy (autocannon where wrk is not installed), and p99 from paced runs at one offered
+ * load for every server (h2load; load-generator.ts).
  *
  * Goals (issue 23): the standalone server (and the plugin) at ≥ 0.9× bare `node:http`'s requests/s with
  * p99 ≤ 1.2× node's; the plugin at ≥ 0.95× the bare fastify route. Measured, never asserted: verdicts are
@@ -14,12 +14,13 @@
  * reports the results as facts. `suites()` spawns this file as a *driver* (`--driver`, pinned to one core
  * with taskset when there are two), which spawns three *server* processes per app (`--server`, the app named
  * by `SVC_BENCH_APP`, all pinned to the other core; the rounds spread over them, see `PROCESSES`) and drives
- * them with the load generator. Each app has processes of its own, as it would in production: in one shared process
- * the apps' code shared Node's HTTP internals, whose inline caches then saw four apps' objects, which slowed
- * the bare server most (its ratio is the anchor: sharing made the svc servers look 5-10% closer to it than a
- * bare server alone is). Each case runs in rounds with the apps' order rotated, after a short warmup. A ratio
- * is the median of the rounds' ratios and p99 each app's median over the rounds (requests/s facts are the
- * rounds' means): this machine's speed drifts within seconds, and a round compares runs made seconds apart.
+ * them with the load generators. Each app has processes of its own, as it would in production: in one
+ * shared process the apps' code shared Node's HTTP internals, whose inline caches then saw four apps'
+ * objects, which slowed the bare server most (its ratio is the anchor: sharing made the svc servers look
+ * 5-10% closer to it than a bare server alone is). Each case runs in rounds with the apps' order rotated,
+ * after a short warmup. A ratio is the median of the rounds' ratios and p99 each app's median over the
+ * rounds (requests/s facts are the rounds' means): this machine's speed drifts within seconds, and a round
+ * compares runs made seconds apart.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -527,6 +528,14 @@ function suites(): Suite[] {
     if (failures.length > 0)
       notes.push(
         `non-2xx or errors: ${failures.map((app) => `${LABELS[app]} ${a[app].non2xx}/${a[app].errors}`).join(', ')}`,
+      );
+    // the paced runs' answers are checked too: a server failing under the paced load is no latency to compare
+    const pacedFailures = APPS.map(
+      (app) => [app, r.rounds[app].reduce((n, m) => n + (m.paced?.non2xx ?? 0), 0)] as const,
+    ).filter(([, n]) => n > 0);
+    if (pacedFailures.length > 0)
+      notes.push(
+        `paced runs' non-2xx or lost requests: ${pacedFailures.map(([app, n]) => `${LABELS[app]} ${n}`).join(', ')}`,
       );
     return {
       title: `HTTP ${r.case}, ${r.connections} connections: the svc servers vs bare node:http and bare fastify (same JSON)`,
