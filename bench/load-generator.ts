@@ -72,6 +72,11 @@ export function runLoad(options: LoadOptions): Promise<LoadRun> {
   return loadGenerator() === 'wrk' ? runWrk(options) : runAutocannon(options);
 }
 
+/** A run's length as wrk and h2load take it: whole seconds, at least one. */
+function wholeSeconds(seconds: number): number {
+  return Math.max(1, Math.round(seconds));
+}
+
 const WRK_REPORT = path.join(__dirname, 'wrk-report.lua');
 const WRK_LINE = /^SVC-WRK (\{.*\})$/m;
 
@@ -91,7 +96,7 @@ function runWrk(options: LoadOptions): Promise<LoadRun> {
   const args = [
     '-t1',
     `-c${options.connections}`,
-    `-d${Math.max(1, Math.round(options.seconds))}s`,
+    `-d${wholeSeconds(options.seconds)}s`,
     '--timeout',
     '10s',
     '-s',
@@ -244,7 +249,7 @@ export function runPaced(options: LoadOptions & { readonly rate: number }): Prom
     `-c${options.connections}`,
     `--rps=${perConnection}`,
     `-D`,
-    String(Math.max(1, Math.round(options.seconds))),
+    String(wholeSeconds(options.seconds)),
     `--log-file=${log}`,
   ];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);

@@ -1,9 +1,9 @@
 /**
- * What observing a service costs, over HTTP with wrk or autocannon (load-generator.ts; `GET /photos/3`, the example service, 10
- * connections), each variant against the same service with nothing observed, each app in two server
- * processes of its own (`PROCESSES`), in the same run (8 rounds of 1 s each, back to back, spread over the
- * two pairs; the verdict reads the median of the rounds' ratios, which a load that drifts during the run, as
- * on a shared machine, moves least):
+ * What observing a service costs, over HTTP with wrk or autocannon (load-generator.ts; `GET /photos/3`, the
+ * example service, 10 connections), each variant against the same service with nothing observed, each app
+ * in two server processes of its own (`PROCESSES`), in the same run (8 rounds of 1 s each, back to back,
+ * spread over the two pairs; the verdict reads the median of the rounds' ratios, which a load that drifts
+ * during the run, as on a shared machine, moves least):
  *
  * - metrics: `createMetrics().observer` (goal: ≤ 5% fewer requests/s);
  * - tracing API, no SDK: `tracingObserver()` with no SDK registered (goal: ≤ 5%);
@@ -19,8 +19,8 @@
  *   spans, the W3C propagator and the AsyncLocalStorage context manager (reported, no goal). The SDK is
  *   registered in the observed app's process only.
  *
- * The server processes are pinned to core 0 and the load generator to core 1 (`taskset`, when there is one); the
- * order of the two apps swaps between a pair's rounds. The driver stops its servers when it is stopped (the harness's
+ * The server processes are pinned to core 0 and the load generator to core 1 (`taskset`, when there is
+ * one); the order of the two apps swaps between a pair's rounds. The driver stops its servers when it is stopped (the harness's
  * time budget), and a server exits when its driver is gone. Then, in this process, the same per request without HTTP: the
  * pipeline's `handle` for a get, with each observer and with none (what each adds, in µs).
  */
