@@ -27,6 +27,8 @@ export interface LoadOptions {
   /** Seconds; wrk counts whole ones (a shorter run takes 1 s). */
   readonly seconds: number;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Paths on the url's server sent in turn, request by request, instead of the url's own (warm-ups). */
+  readonly paths?: readonly string[];
 }
 
 export interface LoadRun {
@@ -104,8 +106,11 @@ function runWrk(options: LoadOptions): Promise<LoadRun> {
   ];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
   args.push(options.url);
+  // the report script sends these paths in turn (a `request` function of its own)
+  const env =
+    options.paths === undefined ? process.env : { ...process.env, SVC_WRK_PATHS: options.paths.join('\n') };
   return new Promise((resolve, reject) => {
-    const wrk = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const wrk = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     let out = '';
     let err = '';
     wrk.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -148,6 +153,8 @@ type Autocannon = (
     duration: number;
     pipelining?: number;
     headers?: Record<string, string>;
+    /** Requests sent in turn (each one's path). */
+    requests?: Array<{ path: string }>;
   },
   done: (err: Error | null, result: AutocannonResult) => void,
 ) => {
@@ -184,6 +191,7 @@ async function runAutocannon(options: LoadOptions): Promise<LoadRun> {
         duration: options.seconds,
         pipelining: 1,
         headers: { ...options.headers },
+        ...(options.paths === undefined ? {} : { requests: options.paths.map((p) => ({ path: p })) }),
       },
       (err, result) => (err === null ? resolve(result) : reject(err)),
     );
@@ -205,6 +213,65 @@ async function runAutocannon(options: LoadOptions): Promise<LoadRun> {
     non2xx: r.non2xx,
     errors: r.errors,
   };
+}
+
+/** Requests per path and connection set of a warm-up's counted runs ({@link warmUp}). */
+const WARM_UP_REQUESTS = 3000;
+
+/**
+ * Brings a fresh server process to the state the measured runs should find it in, before any of them: every
+ * path served under each load generator the runs use, and connections opened and closed several times.
+ * Why: a process's first connections closing changed the maps of objects Node's request path keeps (its
+ * readable streams), and the next run's first requests deoptimized Node's functions and the server's own
+ * that had seen only the old ones, then optimized them again, within that run: a bare node:http, bare
+ * fastify, svcPlugin and createSvcServer process each did, in the run after their first (`--trace-deopt`,
+ * 2 s runs of a get by id: 11-28 deoptimizations, 34-88 optimizations, then none); a bench that measured
+ * each process once after a single warm-up run measured that (the first case of a run of the resources
+ * bench put svcPlugin at 0.68x bare fastify, its six rounds 0.62-0.88, on 2026-11-30). The warm-up: one
+ * run of `seconds` sending `paths` in turn, then (with h2load) {@link WARM_UP_REQUESTS} requests per path
+ * twice, each time on new connections (a second run of `seconds` without h2load).
+ */
+export async function warmUp(options: {
+  readonly origin: string;
+  readonly paths: readonly string[];
+  readonly connections: number;
+  readonly seconds: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}): Promise<void> {
+  const { origin, paths, connections, headers } = options;
+  const mixed = { url: `${origin}${paths[0]!}`, paths, connections, seconds: options.seconds, headers };
+  await runLoad(mixed);
+  if (!canPace()) {
+    await runLoad(mixed);
+    return;
+  }
+  for (let round = 0; round < 2; round++)
+    for (const p of paths) await runCounted(`${origin}${p}`, connections, WARM_UP_REQUESTS, headers);
+}
+
+/** `requests` requests to `url` over `connections` new connections, as fast as they go (h2load). */
+function runCounted(
+  url: string,
+  connections: number,
+  requests: number,
+  headers: Readonly<Record<string, string>> | undefined,
+): Promise<void> {
+  const args = ['--h1', '-t1', `-c${connections}`, `-n${requests}`];
+  for (const [name, value] of Object.entries(headers ?? {})) args.push('-H', `${name}: ${value}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const h2load = spawn('h2load', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    h2load.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    h2load.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
+    h2load.once('error', reject);
+    h2load.once('close', (code) => {
+      // a warm-up whose answers failed would warm the error path: said, not ignored
+      const done = /(\d+) succeeded/.exec(out);
+      if (code === 0 && done !== null && Number(done[1]) === requests) resolve();
+      else reject(new Error(`h2load ${args.join(' ')} exited with ${String(code)}:\n${out}`));
+    });
+  });
 }
 
 /** A paced run's latency (see {@link runPaced}). */

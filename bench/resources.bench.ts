@@ -12,8 +12,8 @@
  *
  * How: the harness measures synchronous functions, so this file runs the load test in child processes and
  * reports the results as facts. `suites()` spawns this file as a *driver* (`--driver`, pinned to one core
- * with taskset when there are two), which spawns three *server* processes per app (`--server`, the app named
- * by `SVC_BENCH_APP`, all pinned to the other core; the rounds spread over them, see `PROCESSES`) and drives
+ * with taskset when there are two), which spawns a *server* process per app for each round (`--server`, the
+ * app named by `SVC_BENCH_APP`, all pinned to the other core; see `PROCESSES`) and drives
  * them with the load generators. Each app has processes of its own, as it would in production: in one
  * shared process the apps' code shared Node's HTTP internals, whose inline caches then saw four apps'
  * objects, which slowed the bare server most (its ratio is the anchor: sharing made the svc servers look
@@ -48,6 +48,7 @@ import {
   loadGeneratorNote,
   runLoad,
   runPaced,
+  warmUp,
 } from './load-generator';
 
 /**
@@ -60,14 +61,15 @@ const WARMUP_SECONDS = 1;
 // node:http server's CPU per get went from 26 µs to 59 µs within one run (2026-11-29). Three rounds' mean
 // let one disturbed run move a case's ratio by 0.1-0.2; a median of runs back to back ignores it.
 const ROUNDS = 6;
-// Server processes per app, the rounds spread over them (round r on process r % PROCESSES of each app). One
-// process of an app runs at its own speed for the whole run: the same build, the same instructions per
-// request (callgrind), yet a createSvcServer process served the finder at 22.7k req/s (0.78x bare node)
-// where four fresh processes of the same build served it at 23-26k (0.90-1.05x a fresh bare node each), and
-// bare node's processes vary alike (2026-11-29).
-// With one process per app a run measured one draw of each; with three, the median of the rounds sits
-// among three draws of each.
-const PROCESSES = 3;
+// Server processes per app, one per round (round r on process r of each app). One process of an app runs at
+// its own speed for the whole run: the same build, the same instructions per request (callgrind), yet a
+// createSvcServer process served the finder at 22.7k req/s (0.78x bare node) where four fresh processes of
+// the same build served it at 23-26k (0.90-1.05x a fresh bare node each), and bare node's processes vary
+// alike (2026-11-29); eight fresh svcPlugin/bare fastify pairs, two runs each, put the get at 0.72-1.21x
+// (2026-11-30). With three processes and two rounds on each, the median of the rounds sat among three
+// draws of each app and its two rounds on one pair moved together; with a process per round it sits among
+// six independent draws, for ~70 s more warmup per run of the bench.
+const PROCESSES = ROUNDS;
 const CONNECTIONS = [10, 100] as const;
 /**
  * The offered load of the paced runs whose p99 decides the latency goal, as a share of bare node's
@@ -394,6 +396,17 @@ async function runDriver(): Promise<void> {
       await startApp('fastify', { SVC_BENCH_FINDER_ANSWER: finderAnswer });
       await checkSameAnswers(CASES, (app, c) => getText(instances[app][i]!.port, pathOf(app, c)));
     }
+    // every process serves every case under both load generators, on connections opened and closed again,
+    // before any run counts (load-generator.ts `warmUp`: the runs after a process's first deoptimized)
+    for (let i = 0; i < PROCESSES; i++)
+      for (const app of APPS)
+        await warmUp({
+          origin: `http://127.0.0.1:${instances[app][i]!.port}`,
+          paths: CASES.map((c) => pathOf(app, c)),
+          connections: CONNECTIONS[0],
+          seconds: WARMUP_SECONDS,
+          headers: { 'x-svc-protocol-version': '2.0.0' },
+        });
     for (const connections of CONNECTIONS) {
       for (const c of CASES) {
         const warm: Record<App, Measured[]> = { node: [], fastify: [], plugin: [], standalone: [] };
@@ -451,11 +464,14 @@ function suites(): Suite[] {
   const runs = CONNECTIONS.length * CASES.length * APPS.length;
   // (the paced runs: one more per round, when h2load is installed)
   const perRound = canPace() ? 2 : 1;
+  // (and each process's first warm-up: a run of WARMUP_SECONDS and the counted runs, or a second run)
+  const warmUps = APPS.length * PROCESSES * (2 * WARMUP_SECONDS + 2);
   const budget =
     (runs *
       (PROCESSES * WARMUP_SECONDS +
         perRound * ROUNDS * RUN_SECONDS +
         (PROCESSES + perRound * ROUNDS) * 0.75) +
+      warmUps +
       90) *
     1000;
   const driver = pinned(1, [process.execPath, '-r', '@swc-node/register', __filename, '--driver']);
@@ -507,7 +523,7 @@ function suites(): Suite[] {
     };
     const p99Verdict = (x: App): string => verdict(p99(x) <= 1.2 * p99('node'));
     const notes = [
-      `${ROUNDS} rounds × ${RUN_SECONDS} s per app (order rotated each round) over ${PROCESSES} server processes per app (round r on process r mod ${PROCESSES}), each warmed ${WARMUP_SECONDS} s; ${loadGeneratorNote()}; ${r.pinned ? 'server and load generator pinned to one core each (taskset)' : 'not pinned'}`,
+      `${ROUNDS} rounds × ${RUN_SECONDS} s per app (order rotated each round) on ${PROCESSES} server processes per app (one per round), each warmed up on every case under both load generators before any run (warmUp), then ${WARMUP_SECONDS} s per case; ${loadGeneratorNote()}; ${r.pinned ? 'server and load generator pinned to one core each (taskset)' : 'not pinned'}`,
       `goal: createSvcServer ≥ 0.90× bare node:http requests/s: ${verdict(ratio('standalone', 'node') >= 0.9)} at ${ratio('standalone', 'node').toFixed(2)}× (${spread('standalone', 'node')})`,
       `goal: svcPlugin ≥ 0.90× bare node:http requests/s: ${verdict(ratio('plugin', 'node') >= 0.9)} at ${ratio('plugin', 'node').toFixed(2)}× (${spread('plugin', 'node')})`,
       `goal: svcPlugin ≥ 0.95× bare fastify requests/s: ${verdict(ratio('plugin', 'fastify') >= 0.95)} at ${ratio('plugin', 'fastify').toFixed(2)}× (${spread('plugin', 'fastify')})`,
