@@ -240,9 +240,15 @@ export async function warmUp(options: {
 }): Promise<void> {
   const { origin, paths, connections, headers } = options;
   const mixed = { url: `${origin}${paths[0]!}`, paths, connections, seconds: options.seconds, headers };
-  await runLoad(mixed);
+  // a warm-up whose answers failed would warm the error path: said, not ignored
+  const run = async (): Promise<void> => {
+    const r = await runLoad(mixed);
+    if (r.non2xx + r.errors > 0)
+      throw new Error(`warm-up of ${origin} (${paths.join(', ')}): ${r.non2xx} non-2xx, ${r.errors} errors`);
+  };
+  await run();
   if (!canPace()) {
-    await runLoad(mixed);
+    await run();
     return;
   }
   for (let round = 0; round < 2; round++)
@@ -266,7 +272,6 @@ function runCounted(
     h2load.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
     h2load.once('error', reject);
     h2load.once('close', (code) => {
-      // a warm-up whose answers failed would warm the error path: said, not ignored
       const done = /(\d+) succeeded/.exec(out);
       if (code === 0 && done !== null && Number(done[1]) === requests) resolve();
       else reject(new Error(`h2load ${args.join(' ')} exited with ${String(code)}:\n${out}`));
