@@ -13,12 +13,12 @@
  * How: the harness measures synchronous functions, so this file runs the load test in child processes and
  * reports the results as facts. `suites()` spawns this file as a *driver* (`--driver`, pinned to one core
  * with taskset when there are two), which spawns a *server* process per app for each round (`--server`, the
- * app named by `SVC_BENCH_APP`, all pinned to the other core; see `PROCESSES`) and drives
- * them with the load generators. Each app has processes of its own, as it would in production: in one
- * shared process the apps' code shared Node's HTTP internals, whose inline caches then saw four apps'
- * objects, which slowed the bare server most (its ratio is the anchor: sharing made the svc servers look
- * 5-10% closer to it than a bare server alone is). Each case runs in rounds with the apps' order rotated,
- * after a short warmup. A ratio is the median of the rounds' ratios and p99 each app's median over the
+ * app named by `SVC_BENCH_APP`, all pinned to the other core; see `PROCESSES`), warms each up on every case
+ * (`warmUp`) and drives them with the load generators. Each app has processes of its own, as it would in
+ * production: in one shared process the apps' code shared Node's HTTP internals, whose inline caches then
+ * saw four apps' objects, which slowed the bare server most (its ratio is the anchor: sharing made the svc
+ * servers look 5-10% closer to it than a bare server alone is). Each case runs in rounds with the apps'
+ * order rotated, after a short warmup per case. A ratio is the median of the rounds' ratios and p99 each app's median over the
  * rounds (requests/s facts are the rounds' means): this machine's speed drifts within seconds, and a round
  * compares runs made seconds apart.
  */
