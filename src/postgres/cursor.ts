@@ -24,8 +24,20 @@ export interface CursorRowsOptions<R, T> {
 /** What the driver has and its typings leave out: the protocol-level cancel request (`client.cancel`). */
 interface Cancellable {
   cancel(client: pg.PoolClient, query: unknown): void;
-  readonly connection?: { on(event: 'error', listener: () => void): unknown };
+  readonly connection?: {
+    on(event: 'error', listener: () => void): unknown;
+    once(event: 'end', listener: () => void): unknown;
+  };
 }
+
+/** What pg keeps of a client's running query (`_getActiveQuery` since pg 8.12, the deprecated getter before). */
+interface ActiveQueryHolder {
+  _getActiveQuery?(): unknown;
+  readonly activeQuery?: unknown;
+}
+
+/** How long {@link cancelQuery} waits for the server to take a cancel request (ms). */
+const CANCEL_TAKEN_MS = 5000;
 
 /**
  * The rows of a query as an Observable with demand (src/streams `withDemand`), read through a server-side
@@ -189,18 +201,26 @@ export function cursorRows<R extends object = Record<string, unknown>, T = R>(
             return;
           }
           // a fetch is running on the server: cancel it there, then make sure the connection is idle
-          // again (a query behind the cursor's answers only once it is) before it goes back to the pool
-          cancelQuery(pool, client, cursor);
+          // again (a query behind the cursor's answers only once it is) before it goes back to the pool.
+          // Nothing else runs on it before the server has taken the cancel request: a cancel that lands
+          // late cancels whatever runs then (the cursor's close, or, once the connection is back in the
+          // pool, another request's query); a close cancelled that way destroyed the connection (by
+          // all signs what left the pool empty in one CI run: the fetch ended just before the cancel came)
+          const taken = cancelQuery(pool, client, cursor);
           const c = client;
           void inFlight.then(
             // the fetch was done before the cancel came (a short read, or a read ahead): the portal is
             // open and no Sync was sent, so a query behind it would wait forever; close the cursor instead
-            () => closeThenRelease(),
+            () => taken.then((ok) => (ok ? closeThenRelease() : release(CANCEL_IN_DOUBT))),
             // cancelled: the cursor's error sent a Sync; the query behind it answers once it is idle
             () =>
-              c.query('SELECT 1').then(
-                () => release(),
-                (err: unknown) => release(err instanceof Error ? err : new Error(String(err))),
+              taken.then((ok) =>
+                ok
+                  ? c.query('SELECT 1').then(
+                      () => release(),
+                      (err: unknown) => release(err instanceof Error ? err : new Error(String(err))),
+                    )
+                  : release(CANCEL_IN_DOUBT),
               ),
           );
         };
@@ -208,10 +228,39 @@ export function cursorRows<R extends object = Record<string, unknown>, T = R>(
   );
 }
 
-/** Sends the protocol's cancel request for `client`'s running query, on a connection of its own. */
-export function cancelQuery(pool: pg.Pool, client: pg.PoolClient, query: unknown): void {
+/** Why {@link cursorRows} destroys a connection whose cancel request the server did not take in time. */
+const CANCEL_IN_DOUBT = new Error('The server did not take the cancel request: the connection is in doubt');
+
+/**
+ * Sends the protocol's cancel request for `query` when it is `client`'s running query, on a connection of
+ * its own. Resolves true once the server has taken the request (it closes that connection after signalling
+ * the backend) or at once when there was nothing to cancel; false when the server did not close it within
+ * 5 s (the connection is then in doubt: destroy it rather than reuse it). Never rejects.
+ *
+ * Run nothing else on `client` before it resolves: the server applies a cancel to whatever the connection
+ * runs when the request lands, so a request still on its way cancels the next statement, which may be
+ * another request's once the connection is back in the pool.
+ */
+export function cancelQuery(pool: pg.Pool, client: pg.PoolClient, query: unknown): Promise<boolean> {
+  const holder = client as unknown as ActiveQueryHolder;
+  const active = holder._getActiveQuery !== undefined ? holder._getActiveQuery() : holder.activeQuery;
+  // not running (done, or still queued: pg takes a queued one off its queue): no request goes out
   const canceller = new pg.Client(pool.options) as unknown as Cancellable;
-  // the server closes the cancel connection at once; nothing it reports there matters
-  canceller.connection?.on('error', () => undefined);
-  canceller.cancel(client, query);
+  const connection = canceller.connection;
+  if (active !== query || connection === undefined) {
+    canceller.cancel(client, query);
+    return Promise.resolve(true);
+  }
+  return new Promise<boolean>((resolve) => {
+    // (a process shutting down does not wait for it)
+    const timer = setTimeout(() => resolve(false), CANCEL_TAKEN_MS).unref();
+    // the server closes the cancel connection once it has signalled the backend; errors on the way
+    // (a reset as it closes) end in the same close
+    connection.on('error', () => undefined);
+    connection.once('end', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+    canceller.cancel(client, query);
+  });
 }

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import pg from 'pg';
 import { LONG_KEY, DemandPuller, collection, demandSourceOf, finder } from '../../src';
-import { cursorRows } from '../../src/postgres';
+import { cancelQuery, cursorRows } from '../../src/postgres';
 import { Photo } from '../generated/fixtures/com/example/photos/Photo';
 import { PhotoFormat } from '../generated/fixtures/com/example/photos/PhotoFormat';
 import { postgresForTests } from '../support/postgres-server';
@@ -101,6 +101,43 @@ async function until(probe: () => boolean | Promise<boolean>): Promise<void> {
 
 /** The pool has every connection it made back, idle. */
 const poolIdle = (): boolean => pool.waitingCount === 0 && pool.idleCount === pool.totalCount;
+
+describe('cancelQuery', () => {
+  it('answers once the server has taken the request: the running statement fails, the next one runs', async () => {
+    const client = await pool.connect();
+    try {
+      const sleeping = new pg.Query('SELECT pg_sleep(60) AS slept_in_cancel_test');
+      const failed = new Promise<unknown>((resolve) => {
+        sleeping.on('error', resolve);
+        sleeping.on('end', () => resolve(undefined));
+      });
+      client.query(sleeping);
+      await until(async () => (await activity('slept_in_cancel_test')).some((a) => a.state === 'active'));
+      expect(await cancelQuery(pool, client, sleeping)).toBe(true);
+      expect(await failed).toMatchObject({ code: '57014' });
+      // nothing of the cancel is left to land on the statement after it
+      expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      client.release();
+    }
+  });
+
+  it('sends nothing for a statement that is no longer running, and the next one runs', async () => {
+    const client = await pool.connect();
+    try {
+      const done = new pg.Query('SELECT 2 AS two');
+      await new Promise((resolve, reject) => {
+        done.on('end', resolve);
+        done.on('error', reject);
+        client.query(done);
+      });
+      expect(await cancelQuery(pool, client, done)).toBe(true);
+      expect((await client.query('SELECT pg_sleep(0.2), 1 AS one')).rows).toEqual([{ pg_sleep: '', one: 1 }]);
+    } finally {
+      client.release();
+    }
+  });
+});
 
 describe('cursorRows', () => {
   it('fetches only the rows asked for, and closes the cursor when unsubscribed between fetches', async () => {
