@@ -256,26 +256,38 @@ export async function warmUp(options: {
 }
 
 /** `requests` requests to `url` over `connections` new connections, as fast as they go (h2load). */
-function runCounted(
+async function runCounted(
   url: string,
   connections: number,
   requests: number,
   headers: Readonly<Record<string, string>> | undefined,
 ): Promise<void> {
-  const args = ['--h1', '-t1', `-c${connections}`, `-n${requests}`];
-  for (const [name, value] of Object.entries(headers ?? {})) args.push('-H', `${name}: ${value}`);
-  args.push(url);
+  const { code, out, command } = await runH2load(url, connections, headers, [`-n${requests}`]);
+  const done = /(\d+) succeeded/.exec(out);
+  if (code !== 0 || done === null || Number(done[1]) !== requests)
+    throw new Error(`${command} exited with ${String(code)}:\n${out}`);
+}
+
+/**
+ * One h2load run over HTTP/1.1 in one thread: `connections` to `url` with `headers`, and `args` (how long or
+ * how many); its exit code, its report (stdout and stderr) and the command, for errors.
+ */
+function runH2load(
+  url: string,
+  connections: number,
+  headers: Readonly<Record<string, string>> | undefined,
+  args: readonly string[],
+): Promise<{ readonly code: number | null; readonly out: string; readonly command: string }> {
+  const argv = ['--h1', '-t1', `-c${connections}`, ...args];
+  for (const [name, value] of Object.entries(headers ?? {})) argv.push('-H', `${name}: ${value}`);
+  argv.push(url);
   return new Promise((resolve, reject) => {
-    const h2load = spawn('h2load', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const h2load = spawn('h2load', argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     h2load.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
     h2load.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
     h2load.once('error', reject);
-    h2load.once('close', (code) => {
-      const done = /(\d+) succeeded/.exec(out);
-      if (code === 0 && done !== null && Number(done[1]) === requests) resolve();
-      else reject(new Error(`h2load ${args.join(' ')} exited with ${String(code)}:\n${out}`));
-    });
+    h2load.once('close', (code) => resolve({ code, out, command: `h2load ${argv.join(' ')}` }));
   });
 }
 
@@ -311,36 +323,22 @@ export function canPace(): boolean {
  * behind all the others, so p99 there follows each server's requests/s and the machine's stalls.
  * autocannon's own rate option is a quota per second, sent as fast as it can go and then paused, not a pace.
  */
-export function runPaced(options: LoadOptions & { readonly rate: number }): Promise<PacedRun> {
+export async function runPaced(options: LoadOptions & { readonly rate: number }): Promise<PacedRun> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-bench-paced-'));
-  const log = path.join(dir, 'requests.log');
-  const perConnection = Math.max(1, Math.round(options.rate / options.connections));
-  const args = [
-    '--h1',
-    '-t1',
-    `-c${options.connections}`,
-    `--rps=${perConnection}`,
-    `-D`,
-    String(wholeSeconds(options.seconds)),
-    `--log-file=${log}`,
-  ];
-  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
-  args.push(options.url);
-  return new Promise<PacedRun>((resolve, reject) => {
-    const h2load = spawn('h2load', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    h2load.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    h2load.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
-    h2load.once('error', reject);
-    h2load.once('close', (code) => {
-      try {
-        if (code !== 0) throw new Error(`h2load ${args.join(' ')} exited with ${String(code)}:\n${out}`);
-        resolve(pacedFigures(readFileSync(log, 'utf8'), out));
-      } catch (err) {
-        reject(err instanceof Error ? err : new Error(String(err)));
-      }
-    });
-  }).finally(() => rmSync(dir, { recursive: true, force: true }));
+  try {
+    const log = path.join(dir, 'requests.log');
+    const perConnection = Math.max(1, Math.round(options.rate / options.connections));
+    const { code, out, command } = await runH2load(options.url, options.connections, options.headers, [
+      `--rps=${perConnection}`,
+      '-D',
+      String(wholeSeconds(options.seconds)),
+      `--log-file=${log}`,
+    ]);
+    if (code !== 0) throw new Error(`${command} exited with ${String(code)}:\n${out}`);
+    return pacedFigures(readFileSync(log, 'utf8'), out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The figures of h2load's request log (a line per response: start µs since the epoch, status, µs taken). */
