@@ -30,7 +30,7 @@ interface Cancellable {
   };
 }
 
-/** What pg keeps of a client's running query (`_getActiveQuery` since pg 8.12, the deprecated getter before). */
+/** A client's running query as pg answers it: `_getActiveQuery()` where it has it, else the deprecated getter. */
 interface ActiveQueryHolder {
   _getActiveQuery?(): unknown;
   readonly activeQuery?: unknown;
