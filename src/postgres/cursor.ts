@@ -208,21 +208,22 @@ export function cursorRows<R extends object = Record<string, unknown>, T = R>(
           // all signs what left the pool empty in one CI run: the fetch ended just before the cancel came)
           const taken = cancelQuery(pool, client, cursor);
           const c = client;
-          void inFlight.then(
+          const fetched = inFlight.then(
+            () => true,
+            () => false,
+          );
+          void Promise.all([fetched, taken]).then(([done, ok]) => {
+            if (!ok) release(CANCEL_IN_DOUBT);
             // the fetch was done before the cancel came (a short read, or a read ahead): the portal is
             // open and no Sync was sent, so a query behind it would wait forever; close the cursor instead
-            () => taken.then((ok) => (ok ? closeThenRelease() : release(CANCEL_IN_DOUBT))),
+            else if (done) void closeThenRelease();
             // cancelled: the cursor's error sent a Sync; the query behind it answers once it is idle
-            () =>
-              taken.then((ok) =>
-                ok
-                  ? c.query('SELECT 1').then(
-                      () => release(),
-                      (err: unknown) => release(err instanceof Error ? err : new Error(String(err))),
-                    )
-                  : release(CANCEL_IN_DOUBT),
-              ),
-          );
+            else
+              void c.query('SELECT 1').then(
+                () => release(),
+                (err: unknown) => release(err instanceof Error ? err : new Error(String(err))),
+              );
+          });
         };
       }),
   );
