@@ -5,6 +5,7 @@
  * the cursor; a client hanging up cancels the query and the connection goes back to the pool).
  */
 import http from 'node:http';
+import net from 'node:net';
 import pg from 'pg';
 import { LONG_KEY, DemandPuller, collection, demandSourceOf, finder } from '../../src';
 import { cancelQuery, cursorRows } from '../../src/postgres';
@@ -135,6 +136,87 @@ describe('cancelQuery', () => {
       expect((await client.query('SELECT pg_sleep(0.2), 1 AS one')).rows).toEqual([{ pg_sleep: '', one: 1 }]);
     } finally {
       client.release();
+    }
+  });
+});
+
+/**
+ * A TCP proxy on loopback in front of `target` that holds each new connection `delayMs` before it connects
+ * upstream: a cancel request (a connection of its own) then lands that much later, a fault no timing on an
+ * idle machine gives reliably.
+ */
+async function slowConnectProxy(
+  target: URL,
+  delayMs: number,
+): Promise<{ readonly port: number; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const proxy = net.createServer((client) => {
+    sockets.add(client);
+    client.pause();
+    const timer = setTimeout(() => {
+      const upstream = net.connect(Number(target.port), target.hostname, () => {
+        client.pipe(upstream);
+        upstream.pipe(client);
+        client.resume();
+      });
+      sockets.add(upstream);
+      upstream.on('error', () => client.destroy());
+      upstream.on('close', () => {
+        sockets.delete(upstream);
+        client.end();
+      });
+    }, delayMs);
+    client.on('error', () => undefined);
+    client.on('close', () => {
+      clearTimeout(timer);
+      sockets.delete(client);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (proxy.address() as net.AddressInfo).port,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        proxy.close(() => resolve());
+      }),
+  };
+}
+
+describe('a cancel request that lands late', () => {
+  it('is taken before the connection runs anything else: the next query on it is not cancelled', async () => {
+    const direct = new URL(await postgres().createDatabase('cursor_streams_late_cancel'));
+    // every new connection waits 400 ms: the pool's one (once, at the start) and the cancel request's
+    const proxy = await slowConnectProxy(direct, 400);
+    const via = new URL(direct);
+    via.hostname = '127.0.0.1';
+    via.port = String(proxy.port);
+    const single = new pg.Pool({ connectionString: via.toString(), max: 1 });
+    single.on('error', () => undefined);
+    try {
+      await single.query('SELECT 1');
+      // a fetch of 150 ms, unsubscribed once it runs: it ends long before the cancel request arrives
+      const subscription = cursorRows(single, {
+        text: 'SELECT pg_sleep(0.15) AS ended_before_cancel',
+      }).subscribe({ error: () => undefined });
+      // (pg_stat_activity of every database: the watcher's is another)
+      await until(async () => {
+        const r = await watcher.query<{ state: string }>(
+          "SELECT state FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE '%ended_before_cancel%'",
+        );
+        return r.rows.some((a) => a.state === 'active');
+      });
+      subscription.unsubscribe();
+      await until(() => single.waitingCount === 0 && single.idleCount === single.totalCount);
+      // the same connection (the pool has one), now running a statement longer than the cancel's delay:
+      // before cursorRows waited for the cancel request to be taken, it failed here with "canceling
+      // statement due to user request" (3 of 3 runs), the late cancel landing on it
+      const next = await single.query<{ one: number }>('SELECT pg_sleep(0.6), 1 AS one');
+      expect(next.rows[0]!.one).toBe(1);
+      expect(single.totalCount).toBe(1);
+    } finally {
+      await single.end();
+      await proxy.close();
     }
   });
 });
