@@ -94,7 +94,7 @@ interface WrkReport {
   readonly timeout: number;
 }
 
-function runWrk(options: LoadOptions): Promise<LoadRun> {
+async function runWrk(options: LoadOptions): Promise<LoadRun> {
   const args = [
     '-t1',
     `-c${options.connections}`,
@@ -109,29 +109,39 @@ function runWrk(options: LoadOptions): Promise<LoadRun> {
   // the report script sends these paths in turn (a `request` function of its own)
   const env =
     options.paths === undefined ? process.env : { ...process.env, SVC_WRK_PATHS: options.paths.join('\n') };
+  const { code, out, err, command } = await runCommand('wrk', args, env);
+  const line = WRK_LINE.exec(out);
+  if (code !== 0 || line === null) throw new Error(`${command} exited with ${String(code)}:\n${out}${err}`);
+  const r = JSON.parse(line[1]!) as WrkReport;
+  return {
+    requests: r.requests,
+    seconds: r.durationUs / 1e6,
+    p99: r.p99Us / 1000,
+    mean: r.meanUs / 1000,
+    non2xx: r.status,
+    errors: r.connect + r.read + r.write + r.timeout,
+  };
+}
+
+/** A load generator's run as a child process: its exit code, its stdout and stderr, and the command (for errors). */
+function runCommand(
+  command: string,
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{
+  readonly code: number | null;
+  readonly out: string;
+  readonly err: string;
+  readonly command: string;
+}> {
   return new Promise((resolve, reject) => {
-    const wrk = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env });
     let out = '';
     let err = '';
-    wrk.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    wrk.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
-    wrk.once('error', reject);
-    wrk.once('close', (code) => {
-      const line = WRK_LINE.exec(out);
-      if (code !== 0 || line === null) {
-        reject(new Error(`wrk ${args.join(' ')} exited with ${String(code)}:\n${out}${err}`));
-        return;
-      }
-      const r = JSON.parse(line[1]!) as WrkReport;
-      resolve({
-        requests: r.requests,
-        seconds: r.durationUs / 1e6,
-        p99: r.p99Us / 1000,
-        mean: r.meanUs / 1000,
-        non2xx: r.status,
-        errors: r.connect + r.read + r.write + r.timeout,
-      });
-    });
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, out, err, command: `${command} ${argv.join(' ')}` }));
   });
 }
 
@@ -270,9 +280,9 @@ async function runCounted(
 
 /**
  * One h2load run over HTTP/1.1 in one thread: `connections` to `url` with `headers`, and `args` (how long or
- * how many); its exit code, its report (stdout and stderr) and the command, for errors.
+ * how many); its exit code, its report (stdout, then stderr) and the command, for errors.
  */
-function runH2load(
+async function runH2load(
   url: string,
   connections: number,
   headers: Readonly<Record<string, string>> | undefined,
@@ -281,14 +291,8 @@ function runH2load(
   const argv = ['--h1', '-t1', `-c${connections}`, ...args];
   for (const [name, value] of Object.entries(headers ?? {})) argv.push('-H', `${name}: ${value}`);
   argv.push(url);
-  return new Promise((resolve, reject) => {
-    const h2load = spawn('h2load', argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    h2load.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    h2load.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
-    h2load.once('error', reject);
-    h2load.once('close', (code) => resolve({ code, out, command: `h2load ${argv.join(' ')}` }));
-  });
+  const { code, out, err, command } = await runCommand('h2load', argv);
+  return { code, out: out + err, command };
 }
 
 /** A paced run's latency (see {@link runPaced}). */
