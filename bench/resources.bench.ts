@@ -21,6 +21,14 @@
  * order rotated, after a short warmup per case. A ratio is the median of the rounds' ratios and p99 each app's median over the
  * rounds (requests/s facts are the rounds' means): this machine's speed drifts within seconds, and a round
  * compares runs made seconds apart.
+ *
+ * A cross-check beside the goal lines, at 10 connections under wrk: each process pair (svcPlugin and bare
+ * fastify, createSvcServer and bare node) runs side by side, both servers on their one core at once, each
+ * under a wrk of its own, so that a drift of the machine's speed hits both alike; a bare fastify process
+ * beside another one gives the instrument's own noise in the same run. Why: 2026-11-30, eight such pairs of
+ * two bare fastify processes put the three cases at 1.02×, 0.97× and 1.01× (pairs 0.88–1.12), where two
+ * rounds of 1 s one after the other on fresh process pairs spread 0.6–1.5; svcPlugin read 0.96×, 0.93× and
+ * 0.93× bare fastify side by side (pairs 0.87–1.02) and 0.79–1.08× in the rounds of the same day's runs.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -77,6 +85,12 @@ const CONNECTIONS = [10, 100] as const;
  * and not behind a queue (load-generator.ts, `runPaced`).
  */
 const PACED_SHARE = 0.5;
+/**
+ * Seconds of each side-by-side run (`sideBySide` in the driver): two servers on one core at once, each under
+ * a wrk of its own, at the first connection count. Two seconds: the core is shared between the two
+ * processes in slices of a few milliseconds, and a longer run averages more of them.
+ */
+const SIDE_BY_SIDE_SECONDS = 2;
 const PAGE = 10;
 
 export const APPS = ['node', 'fastify', 'plugin', 'standalone'] as const;
@@ -133,6 +147,21 @@ interface DriverResult {
   readonly pinned: boolean;
   /** The offered load of the paced runs, requests/s. */
   readonly pacedRate?: number;
+  /** The side-by-side runs' ratios, one per process pair (at the first connection count, under wrk). */
+  readonly sideBySide?: SideBySide;
+}
+
+/**
+ * Requests/s ratios of two servers run at once on the same core, each under a wrk of its own: the machine's
+ * drift (another tenant's load, a slower second) hits both alike, where the rounds compare runs made
+ * seconds apart. `sameApp` is the instrument's own noise: a bare fastify process beside another one.
+ */
+interface SideBySide {
+  readonly pluginFastify: readonly number[];
+  readonly standaloneNode: readonly number[];
+  readonly sameApp: readonly number[];
+  /** Runs with non-2xx answers or errors (none expected). */
+  readonly failed: number;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -435,11 +464,37 @@ async function runDriver(): Promise<void> {
             measured[app].push(paced === undefined ? busy.get(app)! : { ...busy.get(app)!, paced });
           }
         }
+        // the cross-check: each process pair side by side on the servers' core (wrk only: autocannon runs in
+        // this driver's process, where two runs at once would share its one core and outrun neither server)
+        let sideBySide: SideBySide | undefined;
+        if (connections === CONNECTIONS[0] && loadGenerator() === 'wrk') {
+          const ratios = {
+            pluginFastify: [] as number[],
+            standaloneNode: [] as number[],
+            sameApp: [] as number[],
+          };
+          let failed = 0;
+          const together = async (x: App, i: number, y: App, j: number): Promise<number> => {
+            const [mx, my] = await Promise.all([
+              run(x, i, c, connections, SIDE_BY_SIDE_SECONDS),
+              run(y, j, c, connections, SIDE_BY_SIDE_SECONDS),
+            ]);
+            for (const m of [mx, my]) if (m.non2xx + m.errors > 0) failed++;
+            return mx.rps / my.rps;
+          };
+          for (let i = 0; i < PROCESSES; i++) {
+            ratios.pluginFastify.push(await together('plugin', i, 'fastify', i));
+            ratios.standaloneNode.push(await together('standalone', i, 'node', i));
+            ratios.sameApp.push(await together('fastify', i, 'fastify', (i + 1) % PROCESSES));
+          }
+          sideBySide = { ...ratios, failed };
+        }
         results.push({
           case: c.name,
           connections,
           pinned: start.pinned,
           pacedRate: rate,
+          ...(sideBySide === undefined ? {} : { sideBySide }),
           rounds: measured,
           apps: {
             node: mean(measured.node),
@@ -466,12 +521,16 @@ function suites(): Suite[] {
   const perRound = canPace() ? 2 : 1;
   // (and each process's first warm-up: a run of WARMUP_SECONDS and the counted runs, or a second run)
   const warmUps = APPS.length * PROCESSES * (2 * WARMUP_SECONDS + 2);
+  // (the side-by-side runs: three pairs per process, at one connection count)
+  const sideBySide =
+    loadGenerator() === 'wrk' ? CASES.length * PROCESSES * 3 * (SIDE_BY_SIDE_SECONDS + 0.75) : 0;
   const budget =
     (runs *
       (PROCESSES * WARMUP_SECONDS +
         perRound * ROUNDS * RUN_SECONDS +
         (PROCESSES + perRound * ROUNDS) * 0.75) +
       warmUps +
+      sideBySide +
       90) *
     1000;
   const driver = pinned(1, [process.execPath, '-r', '@swc-node/register', __filename, '--driver']);
@@ -538,6 +597,14 @@ function suites(): Suite[] {
         median(r.rounds[x].map((m, i) => r.rounds[y][i]!.cpuUs! / m.cpuUs!)).toFixed(2);
       notes.push(
         `server CPU per request (all threads, user + system; means): ${APPS.map((app) => `${LABELS[app]} ${a[app].cpuUs!.toFixed(1)} µs`).join(', ')}; as a throughput ratio (median of rounds): createSvcServer ${cpu('standalone', 'node')}× bare node, svcPlugin ${cpu('plugin', 'node')}× bare node, svcPlugin ${cpu('plugin', 'fastify')}× bare fastify`,
+      );
+    }
+    const side = r.sideBySide;
+    if (side !== undefined) {
+      const range = (rs: readonly number[]): string =>
+        `${median(rs).toFixed(2)}× (${rs.length} process pairs, ${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)})`;
+      notes.push(
+        `cross-check side by side (each process pair on the servers' core at once, each under its own wrk, ${SIDE_BY_SIDE_SECONDS} s; the machine's drift hits both alike): svcPlugin ${range(side.pluginFastify)} bare fastify, createSvcServer ${range(side.standaloneNode)} bare node:http; the instrument's own noise, a bare fastify process beside another: ${range(side.sameApp)}${side.failed > 0 ? `; ${side.failed} runs had non-2xx answers or errors` : ''}`,
       );
     }
     const failures = APPS.filter((app) => a[app].non2xx + a[app].errors > 0);
