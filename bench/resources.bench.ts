@@ -474,11 +474,14 @@ async function runDriver(): Promise<void> {
             sameApp: [] as number[],
           };
           let failed = 0;
+          // x's wrk is started first in even pairs and y's in odd ones: neither app always gets the head start
           const together = async (x: App, i: number, y: App, j: number): Promise<number> => {
-            const [mx, my] = await Promise.all([
-              run(x, i, c, connections, SIDE_BY_SIDE_SECONDS),
-              run(y, j, c, connections, SIDE_BY_SIDE_SECONDS),
-            ]);
+            const runX = (): Promise<Measured> => run(x, i, c, connections, SIDE_BY_SIDE_SECONDS);
+            const runY = (): Promise<Measured> => run(y, j, c, connections, SIDE_BY_SIDE_SECONDS);
+            const [mx, my] =
+              i % 2 === 0
+                ? await Promise.all([runX(), runY()])
+                : await Promise.all([runY(), runX()]).then(([b, a]) => [a, b] as const);
             for (const m of [mx, my]) if (m.non2xx + m.errors > 0) failed++;
             return mx.rps / my.rps;
           };
