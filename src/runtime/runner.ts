@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import os from 'node:os';
 import { CrashLoopError } from './errors';
+import { StopSignals } from './stop-signals';
 
 /**
  * The multi-process runner's primary (issue 24): forks N workers that share the listening port
@@ -194,7 +195,10 @@ export function runPrimary(options: RunnerOptions): Promise<number> {
     }
   };
 
+  const signals = new StopSignals();
   const stop = (signal: NodeJS.Signals): void => {
+    // the stop under way, relayed (npm passes a terminal's Ctrl-C on to its child, which had it already)
+    if (signals.classify() === 'relayed') return;
     if (stopping) {
       log(`${signal} again: killing the workers`);
       for (const w of live()) w.process.kill('SIGKILL');

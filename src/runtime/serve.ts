@@ -7,6 +7,7 @@ import { LoadShedder, type LoadSheddingOptions } from './load-shedding';
 import { answerWorkerScrapes, serveClusterMetrics } from './metrics-cluster';
 import { type RunnerOptions, isRunnerMessage, runPrimary, workerCount } from './runner';
 import { GracefulShutdown, type ShutdownMode } from './shutdown';
+import { StopSignals } from './stop-signals';
 
 /**
  * Running a service in production (issue 24): `serve({ app, workers })` starts the app in this process, or
@@ -192,8 +193,10 @@ async function startService(
   }
   shedder?.start();
 
+  const signals = new StopSignals();
   const stop = (mode: ShutdownMode, why: string): void => {
     if (shutdown.state !== 'running') return;
+    signals.begin();
     log(
       `${why}: shutting down (${mode === 'reload' ? 'replaced by the runner' : 'in-flight requests finish'})`,
     );
@@ -206,7 +209,10 @@ async function startService(
     });
   };
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (shutdown.state !== 'running') {
+    const kind = signals.classify();
+    // the stop under way, relayed (npm passes a terminal's Ctrl-C on to its child, which had it already)
+    if (kind === 'relayed') return;
+    if (kind === 'again' || shutdown.state !== 'running') {
       log(`${signal} again: exiting at once`);
       process.exit(1);
     }

@@ -4,10 +4,12 @@
  * 201 and exits 0; idle keep-alive connections are closed at once; a request sent after the signal is
  * refused (no connection, or a whole 503), never half-answered; readiness turns 503 naming the shutdown.
  */
+import { readdirSync } from 'node:fs';
 import http from 'node:http';
 import * as net from 'node:net';
 import { Readable } from 'node:stream';
 import { encodeRelated, writerFromAsyncIterable } from '../../src';
+import { RELAYED_SIGNAL_MS } from '../../src/runtime/stop-signals';
 import { tempDirs } from '../support/temp-dirs';
 import { ServiceProcess, get, killAll } from './support/service-process';
 
@@ -183,10 +185,58 @@ describe('a second signal', () => {
     await image.held;
     svc.signal('SIGTERM');
     await svc.waitFor(/SIGTERM: shutting down/);
+    // after the window in which a repeat is the same stop relayed (below)
+    await new Promise((r) => setTimeout(r, RELAYED_SIGNAL_MS + 200));
     svc.signal('SIGTERM');
     expect(await svc.exited).toEqual({ code: 1, signal: null });
     expect(svc.output).toMatch(/SIGTERM again: exiting at once/);
     image.release();
     expect(await uploaded).not.toEqual(expect.objectContaining({ status: 201 }));
+  }, 90_000);
+});
+
+/** The example's own data directories (`svc-example-*`) left in `dir`, its OS temp dir. */
+const exampleDirsIn = (dir: string): string[] => readdirSync(dir).filter((n) => n.startsWith('svc-example-'));
+
+describe('the same signal twice within milliseconds (a Ctrl-C under `npm start`)', () => {
+  // a terminal's Ctrl-C reaches every process of its foreground group, and npm passes the SIGINT it got on
+  // to its child as well: the server gets it twice. It used to take the second for an impatient Ctrl-C and
+  // exit at once, leaving the example's data directory in the OS temp dir on every such stop
+  it('stops one process gracefully, once, and leaves no data directory behind', async () => {
+    const tmp = tempDir();
+    const svc = await ServiceProcess.serve(['examples/app.ts'], { TMPDIR: tmp });
+    expect(exampleDirsIn(tmp)).toHaveLength(1);
+    // an upload in flight holds the shutdown open, so that the relay lands during it (two signals sent
+    // back to back would be merged by the kernel into one; npm's comes once its own handler has run)
+    const image = heldImage(10 * MiB);
+    const uploaded = upload(svc.port, image.source);
+    await image.held;
+    svc.signal('SIGINT');
+    await svc.waitFor(/SIGINT: shutting down/);
+    svc.signal('SIGINT');
+    await new Promise((r) => setTimeout(r, 100));
+    image.release();
+    expect((await uploaded).status).toBe(201);
+    expect(await svc.exited).toEqual({ code: 0, signal: null });
+    expect(svc.output).not.toMatch(/again/);
+    expect(exampleDirsIn(tmp)).toEqual([]);
+  }, 90_000);
+
+  it('stops the runner and its workers gracefully when the whole group gets it, then the runner again', async () => {
+    const tmp = tempDir();
+    const svc = await ServiceProcess.serve(['--workers', '2', 'examples/app.ts'], { TMPDIR: tmp });
+    const image = heldImage(10 * MiB);
+    const uploaded = upload(svc.port, image.source);
+    await image.held;
+    // the terminal: the runner and both workers (one process group); then npm: the runner once more
+    process.kill(-svc.pid, 'SIGINT');
+    await svc.waitFor(/SIGINT: stopping 2 worker/);
+    svc.signal('SIGINT');
+    await new Promise((r) => setTimeout(r, 100));
+    image.release();
+    expect((await uploaded).status).toBe(201);
+    expect(await svc.exited).toEqual({ code: 0, signal: null });
+    expect(svc.output).not.toMatch(/again/);
+    expect(exampleDirsIn(tmp)).toEqual([]);
   }, 90_000);
 });
