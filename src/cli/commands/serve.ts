@@ -45,7 +45,8 @@ readiness check passes and it is not shutting down, else 503 naming the failing 
 With --workers above 1 a runner forks that many workers sharing the port and replaces one that dies (a
 crash loop ends it with exit code 1); SIGHUP replaces the workers one by one without refusing a request.
 SIGTERM or SIGINT: readiness turns 503, the listener closes, in-flight requests get --shutdown-timeout to
-finish, then the rest are aborted, the app is closed and the process exits 0. A second signal exits at once.
+finish, then the rest are aborted, the app is closed and the process exits 0. A second signal exits at once
+(one within 0.5 s of the first is the same stop relayed, as npm passes a terminal's Ctrl-C on, and is ignored).
 
 Metrics: an app that serves createMetrics().route answers, under the runner, the totals of every worker
 (the primary sums them on request), whichever worker the scraper reached; --metrics-port serves the same
