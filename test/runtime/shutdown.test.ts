@@ -202,41 +202,54 @@ describe('the same signal twice within milliseconds (a Ctrl-C under `npm start`)
   // a terminal's Ctrl-C reaches every process of its foreground group, and npm passes the SIGINT it got on
   // to its child as well: the server gets it twice. It used to take the second for an impatient Ctrl-C and
   // exit at once, leaving the example's data directory in the OS temp dir on every such stop
-  it('stops one process gracefully, once, and leaves no data directory behind', async () => {
-    const tmp = tempDir();
-    const svc = await ServiceProcess.serve(['examples/app.ts'], { TMPDIR: tmp });
-    expect(exampleDirsIn(tmp)).toHaveLength(1);
-    // an upload in flight holds the shutdown open, so that the relay lands during it (two signals sent
-    // back to back would be merged by the kernel into one; npm's comes once its own handler has run)
-    const image = heldImage(10 * MiB);
-    const uploaded = upload(svc.port, image.source);
-    await image.held;
-    svc.signal('SIGINT');
-    await svc.waitFor(/SIGINT: shutting down/);
-    svc.signal('SIGINT');
-    await new Promise((r) => setTimeout(r, 100));
-    image.release();
-    expect((await uploaded).status).toBe(201);
-    expect(await svc.exited).toEqual({ code: 0, signal: null });
-    expect(svc.output).not.toMatch(/again/);
-    expect(exampleDirsIn(tmp)).toEqual([]);
-  }, 90_000);
+  const CASES: ReadonlyArray<{
+    readonly name: string;
+    readonly args: readonly string[];
+    /** The terminal's signal, and what the server prints once it has taken it. */
+    readonly first: (svc: ServiceProcess) => void;
+    readonly taken: RegExp;
+    /** The example's data directories while it runs: one per process serving it. */
+    readonly dataDirs: number;
+  }> = [
+    {
+      name: 'stops one process gracefully, once, and leaves no data directory behind',
+      args: ['examples/app.ts'],
+      first: (svc) => svc.signal('SIGINT'),
+      taken: /SIGINT: shutting down/,
+      dataDirs: 1,
+    },
+    {
+      name: 'stops the runner and its workers gracefully when the whole group gets it, then the runner again',
+      args: ['--workers', '2', 'examples/app.ts'],
+      // the runner and both workers: one process group
+      first: (svc) => process.kill(-svc.pid, 'SIGINT'),
+      taken: /SIGINT: stopping 2 worker/,
+      dataDirs: 2,
+    },
+  ];
 
-  it('stops the runner and its workers gracefully when the whole group gets it, then the runner again', async () => {
-    const tmp = tempDir();
-    const svc = await ServiceProcess.serve(['--workers', '2', 'examples/app.ts'], { TMPDIR: tmp });
-    const image = heldImage(10 * MiB);
-    const uploaded = upload(svc.port, image.source);
-    await image.held;
-    // the terminal: the runner and both workers (one process group); then npm: the runner once more
-    process.kill(-svc.pid, 'SIGINT');
-    await svc.waitFor(/SIGINT: stopping 2 worker/);
-    svc.signal('SIGINT');
-    await new Promise((r) => setTimeout(r, 100));
-    image.release();
-    expect((await uploaded).status).toBe(201);
-    expect(await svc.exited).toEqual({ code: 0, signal: null });
-    expect(svc.output).not.toMatch(/again/);
-    expect(exampleDirsIn(tmp)).toEqual([]);
-  }, 90_000);
+  it.each(CASES)(
+    '$name',
+    async ({ args, first, taken, dataDirs }) => {
+      const tmp = tempDir();
+      const svc = await ServiceProcess.serve(args, { TMPDIR: tmp });
+      expect(exampleDirsIn(tmp)).toHaveLength(dataDirs);
+      // an upload in flight holds the shutdown open, so that the relay lands during it (two signals sent
+      // back to back would be merged by the kernel into one; npm's comes once its own handler has run)
+      const image = heldImage(10 * MiB);
+      const uploaded = upload(svc.port, image.source);
+      await image.held;
+      first(svc);
+      await svc.waitFor(taken);
+      // npm: the same signal once more, to its child
+      svc.signal('SIGINT');
+      await new Promise((r) => setTimeout(r, 100));
+      image.release();
+      expect((await uploaded).status).toBe(201);
+      expect(await svc.exited).toEqual({ code: 0, signal: null });
+      expect(svc.output).not.toMatch(/again/);
+      expect(exampleDirsIn(tmp)).toEqual([]);
+    },
+    90_000,
+  );
 });
