@@ -86,11 +86,11 @@ afterAll(async () => {
   await pool?.end();
 });
 
-/** Backends of the pool running a statement that contains `text`, and their state. */
-async function activity(text: string): Promise<Array<{ pid: number; state: string }>> {
+/** Backends running a statement that contains `text` in `database` (default: the pool's), and their state. */
+async function activity(text: string, database?: string): Promise<Array<{ pid: number; state: string }>> {
   const r = await watcher.query<{ pid: number; state: string }>(
-    "SELECT pid, state FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE '%' || $1 || '%'",
-    [text],
+    "SELECT pid, state FROM pg_stat_activity WHERE datname = coalesce($2, current_database()) AND pid <> pg_backend_pid() AND query LIKE '%' || $1 || '%'",
+    [text, database ?? null],
   );
   return r.rows;
 }
@@ -199,13 +199,11 @@ describe('a cancel request that lands late', () => {
       const subscription = cursorRows(single, {
         text: 'SELECT pg_sleep(0.15) AS ended_before_cancel',
       }).subscribe({ error: () => undefined });
-      // (pg_stat_activity of every database: the watcher's is another)
-      await until(async () => {
-        const r = await watcher.query<{ state: string }>(
-          "SELECT state FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE '%ended_before_cancel%'",
-        );
-        return r.rows.some((a) => a.state === 'active');
-      });
+      // (in its database: the watcher's is another)
+      const database = decodeURIComponent(direct.pathname.slice(1));
+      await until(async () =>
+        (await activity('ended_before_cancel', database)).some((a) => a.state === 'active'),
+      );
       subscription.unsubscribe();
       await until(() => single.waitingCount === 0 && single.idleCount === single.totalCount);
       // the same connection (the pool has one), now running a statement longer than the cancel's delay:
