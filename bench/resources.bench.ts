@@ -18,9 +18,9 @@
  * production: in one shared process the apps' code shared Node's HTTP internals, whose inline caches then
  * saw four apps' objects, which slowed the bare server most (its ratio is the anchor: sharing made the svc
  * servers look 5-10% closer to it than a bare server alone is). Each case runs in rounds with the apps'
- * order rotated, after a short warmup per case. A ratio is the median of the rounds' ratios and p99 each app's median over the
- * rounds (requests/s facts are the rounds' means): this machine's speed drifts within seconds, and a round
- * compares runs made seconds apart.
+ * order rotated, after a short warmup per case. A ratio is the median of the rounds' ratios and p99 each
+ * app's median over the rounds (requests/s facts are the rounds' means): this machine's speed drifts within
+ * seconds, and a round compares runs made seconds apart.
  *
  * A cross-check beside the goal lines, at 10 connections under wrk: each process pair (svcPlugin and bare
  * fastify, createSvcServer and bare node) runs side by side, both servers on their one core at once, each

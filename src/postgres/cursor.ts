@@ -245,7 +245,8 @@ const CANCEL_IN_DOUBT = new Error('The server did not take the cancel request: t
 export function cancelQuery(pool: pg.Pool, client: pg.PoolClient, query: unknown): Promise<boolean> {
   const holder = client as unknown as ActiveQueryHolder;
   const active = holder._getActiveQuery !== undefined ? holder._getActiveQuery() : holder.activeQuery;
-  // not running (done, or still queued: pg takes a queued one off its queue): no request goes out
+  // not running (done, or still queued: pg takes a queued one off its queue): no request goes out. A pg
+  // without the connection object this watches sends the request unobserved: nothing to wait on
   const canceller = new pg.Client(pool.options) as unknown as Cancellable;
   const connection = canceller.connection;
   if (active !== query || connection === undefined) {
